@@ -1,0 +1,95 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace loader::io
+{
+/// Structural problems found while scanning a file.  Each has a stable rule
+/// code (rule_of), stored with the quarantined batch; see sql/ERRCODES.md.
+enum class CsvProblem
+{
+  empty_file,      ///< csv.empty_file: zero bytes (no header)
+  nul_byte,        ///< csv.nul_byte
+  invalid_utf8,    ///< csv.encoding
+  quoting,         ///< csv.quoting: stray or unterminated quote
+  line_endings,    ///< csv.line_endings: mixed LF/CRLF, bare CR
+  column_count,    ///< csv.column_count: fields != header fields
+  end_marker,      ///< csv.end_marker: a line that is exactly \. (COPY)
+  record_too_long, ///< csv.record_too_long
+  header_empty_name, ///< header.empty_name
+};
+
+std::string_view rule_of(CsvProblem p) noexcept;
+
+struct CsvIssue
+{
+  CsvProblem problem;
+  std::uint64_t record_no; ///< 0 = the header, 1 = first data record
+  std::string detail;      ///< a sentence a clerk can act on
+};
+
+struct CsvLimits
+{
+  std::size_t max_record_bytes = 1 << 20;
+  std::size_t max_header_fields = 64;
+};
+
+/// Receives what the scanner finds, in file order.
+class CsvSink
+{
+public:
+  virtual ~CsvSink() = default;
+  /// Once, with the unquoted header names (BOM already stripped).
+  virtual void on_header(std::vector<std::string> const &names) = 0;
+  /// Once per data record: its raw bytes without the line terminator
+  /// (quotes kept as in the file), valid only during the call.
+  virtual void on_record(std::uint64_t record_no, std::string_view raw) = 0;
+};
+
+/// Incremental RFC 4180 scanner: UTF-8 and NUL check, quoting, consistent
+/// line endings (taken from the header line), same field count as the
+/// header.  Memory is bounded by max_record_bytes, whatever the file size.
+/// Stops at the first problem: later feed() calls are ignored.
+class CsvScanner
+{
+public:
+  explicit CsvScanner(CsvSink &sink, CsvLimits limits = {});
+
+  void feed(char const *data, std::size_t size);
+  /// End of input: emits a last record without terminator, checks for an
+  /// unterminated quote and an empty file.
+  void finish();
+
+  /// The first problem, if any.
+  std::optional<CsvIssue> const &issue() const noexcept;
+  bool had_bom() const noexcept;
+  bool crlf() const noexcept;
+  std::uint64_t records() const noexcept; ///< data records emitted
+  std::uint64_t bytes() const noexcept;   ///< bytes fed, BOM included
+
+private:
+  struct State;
+  CsvSink &m_sink;
+  CsvLimits m_limits;
+  std::optional<CsvIssue> m_issue;
+  bool m_bom = false;
+  bool m_crlf = false;
+  std::uint64_t m_records = 0;
+  std::uint64_t m_bytes = 0;
+  // Implementation state (in csv_scan.cpp) follows; see there.
+  std::string m_record;         ///< bytes of the record being read
+  int m_phase = 0;              ///< implementation-defined
+  std::uint32_t m_utf8_need = 0;
+  std::uint32_t m_utf8_cp = 0;
+  std::uint32_t m_utf8_min = 0;
+  bool m_header_done = false;
+  std::size_t m_fields = 0;       ///< fields in the current record
+  std::size_t m_header_fields = 0;
+  std::size_t m_line_start = 0;   ///< offset of the current physical line
+  std::uint64_t m_prefix_seen = 0;
+};
+} // namespace loader::io
