@@ -1,0 +1,2 @@
+// Placeholder until the command dispatcher lands.
+int main() { return 70; }
