@@ -1,0 +1,73 @@
+#include "core/errors.hpp"
+
+namespace loader
+{
+int exit_code_of(ErrorKind kind) noexcept
+{
+  switch (kind)
+  {
+  case ErrorKind::usage: return exit_usage;
+  case ErrorKind::data: return exit_data;
+  case ErrorKind::no_input: return exit_no_input;
+  case ErrorKind::internal: return exit_internal;
+  case ErrorKind::transient: return exit_temp_fail;
+  case ErrorKind::in_doubt: return exit_temp_fail;
+  case ErrorKind::permission: return exit_permission;
+  case ErrorKind::config: return exit_config;
+  }
+  return exit_internal;
+}
+
+std::string_view name_of(ErrorKind kind) noexcept
+{
+  switch (kind)
+  {
+  case ErrorKind::usage: return "usage";
+  case ErrorKind::data: return "data";
+  case ErrorKind::no_input: return "no_input";
+  case ErrorKind::internal: return "internal";
+  case ErrorKind::transient: return "transient";
+  case ErrorKind::in_doubt: return "in_doubt";
+  case ErrorKind::permission: return "permission";
+  case ErrorKind::config: return "config";
+  }
+  return "internal";
+}
+
+namespace
+{
+bool starts_with(std::string_view s, std::string_view prefix) noexcept
+{
+  return s.substr(0, prefix.size()) == prefix;
+}
+} // namespace
+
+ErrorKind classify_sqlstate(std::string_view s) noexcept
+{
+  // Our own codes first (sql/ERRCODES.md): IV1xx bad input, IV2xx batch
+  // state, IV3xx configuration.
+  if (s == "IV203" or s == "IV205") return ErrorKind::transient;
+  if (starts_with(s, "IV1")) return ErrorKind::data;
+  if (starts_with(s, "IV3")) return ErrorKind::config;
+  if (starts_with(s, "IV")) return ErrorKind::internal;
+
+  // Transient: the same unit of work may succeed when tried again.
+  if (starts_with(s, "08") and s != "08P01") return ErrorKind::transient;
+  if (s == "40001" or s == "40P01" or s == "55P03" or s == "55006" or
+      s == "57P01" or s == "57P02" or s == "57P03" or s == "57P05" or
+      s == "25P03" or s == "53300" or s == "53200")
+    return ErrorKind::transient;
+  if (s == "40003") return ErrorKind::in_doubt;
+
+  // Credentials and privileges: never retried (lockout).
+  if (starts_with(s, "28") or s == "42501") return ErrorKind::permission;
+
+  // The data is wrong: the same input fails again.
+  if (starts_with(s, "22") or starts_with(s, "23")) return ErrorKind::data;
+
+  // 3D000: the database named in the DSN does not exist.
+  if (s == "3D000") return ErrorKind::config;
+
+  return ErrorKind::internal;
+}
+} // namespace loader
