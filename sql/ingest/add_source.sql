@@ -1,0 +1,65 @@
+-- ingest.add_source: register a source, or update the options given (a NULL
+-- argument keeps the current value; a new source gets the defaults).
+-- Operator entry point; records session_user.
+-- Errors: IV302 invalid option value (name, policy, share).
+create or replace function ingest.add_source(
+  p_source                text,
+  p_policy                text default null,
+  p_max_rejected_share    numeric default null,
+  p_start_date            date default null,
+  p_feed_url              text default null,
+  p_allow_unknown_columns boolean default null)
+returns ingest.source
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_row ingest.source;
+begin
+  if p_source is null or p_source !~ '^[a-z0-9][a-z0-9._-]{0,63}$' then
+    raise exception 'invalid source name %', coalesce(p_source, 'NULL')
+      using errcode = 'IV302',
+            detail  = 'A source name is 1-64 characters of a-z 0-9 . _ - starting with a letter or digit.';
+  end if;
+  if p_policy is not null and p_policy not in ('all-or-nothing', 'partial') then
+    raise exception 'invalid policy % for source %', p_policy, p_source
+      using errcode = 'IV302', detail = 'The policy is all-or-nothing or partial.';
+  end if;
+  if p_max_rejected_share is not null and (p_max_rejected_share < 0 or p_max_rejected_share > 1) then
+    raise exception 'invalid max rejected share % for source %', p_max_rejected_share, p_source
+      using errcode = 'IV302', detail = 'The share is a number from 0 to 1.';
+  end if;
+
+  if p_max_rejected_share is not null
+     and coalesce(p_policy, (select s.policy from ingest.source as s where s.source = p_source),
+                  'all-or-nothing') <> 'partial' then
+    raise exception 'a max rejected share needs the partial policy (source %)', p_source
+      using errcode = 'IV302',
+            detail  = 'Under all-or-nothing any rejected record quarantines the batch.',
+            hint    = 'Add --policy partial.';
+  end if;
+
+  insert into ingest.source as s (source, policy, max_rejected_share, start_date, feed_url,
+                                  allow_unknown_columns)
+  values (p_source, coalesce(p_policy, 'all-or-nothing'),
+          case when coalesce(p_policy, 'all-or-nothing') = 'partial'
+               then coalesce(p_max_rejected_share, 0) end,
+          p_start_date, p_feed_url, coalesce(p_allow_unknown_columns, false))
+  on conflict (source) do update
+     set policy = coalesce(p_policy, s.policy),
+         max_rejected_share = case when coalesce(p_policy, s.policy) = 'partial'
+                                   then coalesce(p_max_rejected_share, s.max_rejected_share, 0) end,
+         start_date = coalesce(p_start_date, s.start_date),
+         feed_url = coalesce(p_feed_url, s.feed_url),
+         allow_unknown_columns = coalesce(p_allow_unknown_columns, s.allow_unknown_columns),
+         updated_at = now(),
+         updated_by = session_user
+  returning * into v_row;
+  return v_row;
+end;
+$$;
+comment on function ingest.add_source(text, text, numeric, date, text, boolean) is
+  E'Register or update a source (operator).\nErrors: IV302 invalid option value.';
+revoke all on function ingest.add_source(text, text, numeric, date, text, boolean) from public;
+grant execute on function ingest.add_source(text, text, numeric, date, text, boolean) to invoice_operator;

@@ -1,0 +1,124 @@
+-- ingest.begin_attempt: the loader's first call for a file.  Registers the
+-- batch by (source, sha256) if these bytes are new (state received, with the
+-- manifest's control totals), or finds it if they are not (any name, any
+-- run), and opens a new attempt.  Attempts of the batch left unfinished by a
+-- process that died are closed as abandoned (safe: we hold the runner lock).
+-- When the loader found file-level problems (p_problems: header or CSV
+-- structure), or the control totals are missing or wrong, the batch is
+-- quarantined at once and the returned state says so.
+-- Locks: session advisory lock on (source, business date), held until the
+-- loader disconnects: one run per batch at a time.
+-- Errors: IV301 unknown source; IV303 date before the source's start date;
+-- IV304 the bytes are registered for another date; IV203 another run holds
+-- the batch; IV102 a different manifest than the recorded one.
+create or replace function ingest.begin_attempt(
+  p_source        text,
+  p_business_date date,
+  p_sha256        text,
+  p_size_bytes    bigint,
+  p_file_name     text,
+  p_had_bom       boolean,
+  p_columns       text[],
+  p_problems      jsonb,
+  p_manifest      text,
+  p_expect_count  bigint,
+  p_expect_total  text,
+  p_run_id        uuid,
+  p_host          text,
+  p_pid           integer)
+returns table (batch_id bigint, attempt_id bigint, attempt_no integer, state text,
+               created boolean)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_source   ingest.source;
+  v_batch    ingest.batch;
+  v_manifest record;
+  v_created  boolean := false;
+  v_attempt  ingest.attempt;
+  v_problems jsonb;
+begin
+  v_source := ingest.get_source(p_source);
+  if v_source.start_date is not null and p_business_date < v_source.start_date then
+    raise exception 'business date % is before the start date % of source %',
+                    p_business_date, v_source.start_date, p_source
+      using errcode = 'IV303';
+  end if;
+
+  if not pg_catalog.pg_try_advisory_lock(pg_catalog.hashtext('invoice-loader:' || p_source),
+                                         p_business_date - date '2000-01-01') then
+    raise exception 'another run is loading source % for business date %', p_source, p_business_date
+      using errcode = 'IV203',
+            hint    = 'Try again when it has finished; rerunning is safe.';
+  end if;
+
+  select * into v_manifest
+  from ingest.parse_manifest(p_manifest, p_expect_count, p_expect_total,
+                             v_source.require_control_totals, p_source, p_business_date, p_sha256);
+
+  insert into ingest.batch as b (source, business_date, sha256, size_bytes, file_name, had_bom,
+                                 columns, manifest, record_count, control_total)
+  values (p_source, p_business_date, p_sha256, p_size_bytes, p_file_name, p_had_bom,
+          p_columns, v_manifest.manifest, v_manifest.record_count, v_manifest.control_total)
+  on conflict (source, sha256) do nothing
+  returning * into v_batch;
+  v_created := found;
+  if v_created then
+    insert into ingest.batch_event (batch_id, from_state, to_state, detail)
+    values (v_batch.batch_id, null, 'received',
+            jsonb_build_object('file_name', p_file_name, 'size_bytes', p_size_bytes,
+                               'had_bom', p_had_bom));
+  else
+    select * into v_batch from ingest.batch as b
+     where b.source = p_source and b.sha256 = p_sha256
+    for update;
+    if v_batch.business_date <> p_business_date then
+      raise exception 'this file is already batch % of source % for business date %, not %',
+                      v_batch.batch_id, p_source, v_batch.business_date, p_business_date
+        using errcode = 'IV304',
+              detail  = 'The same bytes are one batch forever, under any name.';
+    end if;
+    if v_batch.state not in ('quarantined', 'published', 'reverted')
+       and (p_manifest is not null or p_expect_count is not null)
+       and (v_manifest.record_count is distinct from v_batch.record_count
+            or v_manifest.control_total is distinct from v_batch.control_total) then
+      raise exception 'the control totals given differ from those recorded for batch %', v_batch.batch_id
+        using errcode = 'IV102',
+              detail  = format('Recorded: %s records, total %s; given: %s records, total %s.',
+                               v_batch.record_count, v_batch.control_total,
+                               v_manifest.record_count, v_manifest.control_total),
+              hint    = 'Load with the manifest first delivered, or have an operator quarantine and replay the batch.';
+    end if;
+  end if;
+
+  update ingest.attempt as a
+     set finished_at = clock_timestamp(), outcome = 'abandoned', error_class = 'abandoned',
+         state_at_end = v_batch.state,
+         message = 'the run ended without finishing this attempt (process killed or host lost)'
+   where a.batch_id = v_batch.batch_id and a.finished_at is null;
+
+  insert into ingest.attempt as a (batch_id, attempt_no, run_id, host, pid, state_at_start)
+  values (v_batch.batch_id,
+          (select coalesce(max(x.attempt_no), 0) + 1 from ingest.attempt as x
+            where x.batch_id = v_batch.batch_id),
+          p_run_id, p_host, p_pid, v_batch.state)
+  returning * into v_attempt;
+
+  if v_batch.state = 'received' then
+    v_problems := coalesce(p_problems, '[]'::jsonb) || coalesce(v_manifest.problems, '[]'::jsonb);
+    if jsonb_array_length(v_problems) > 0 then
+      perform ingest.quarantine_batch(v_batch.batch_id, 'received', v_attempt.attempt_id, v_problems);
+      v_batch.state := 'quarantined';
+    end if;
+  end if;
+
+  return query select v_batch.batch_id, v_attempt.attempt_id, v_attempt.attempt_no,
+                      v_batch.state, v_created;
+end;
+$$;
+comment on function ingest.begin_attempt(text, date, text, bigint, text, boolean, text[], jsonb, text, bigint, text, uuid, text, integer) is
+  E'Register or find the batch of a file and open an attempt.\nErrors: IV301 unknown source; IV303 date before start; IV304 bytes registered for another date; IV203 another run holds the batch; IV102 control totals differ from the recorded ones.';
+revoke all on function ingest.begin_attempt(text, date, text, bigint, text, boolean, text[], jsonb, text, bigint, text, uuid, text, integer) from public;
+grant execute on function ingest.begin_attempt(text, date, text, bigint, text, boolean, text[], jsonb, text, bigint, text, uuid, text, integer) to invoice_loader;

@@ -1,0 +1,120 @@
+-- ingest.parse_manifest: the control totals of a batch, from the manifest
+-- text (JSON, CONTRACT.md section 3) or from --expect-count/--expect-total,
+-- checked against what is being loaded.  Never raises for bad input: it
+-- returns the problems as rejection reasons (record_no 0).
+-- Returns: the manifest as stored, record_count, control_total, distinct_keys
+-- (optional field), and problems (a jsonb array, empty when fine).
+create or replace function ingest.parse_manifest(
+  p_manifest      text,
+  p_expect_count  bigint,
+  p_expect_total  text,
+  p_required      boolean,
+  p_source        text,
+  p_business_date date,
+  p_sha256        text)
+returns table (manifest jsonb, record_count integer, control_total numeric,
+               distinct_keys integer, problems jsonb)
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  v_json     jsonb;
+  v_problems jsonb := '[]';
+  v_count    integer;
+  v_total    numeric;
+  v_keys     integer;
+  v_text     text;
+
+begin
+  if p_manifest is not null then
+    begin
+      v_json := p_manifest::jsonb;
+    exception when invalid_text_representation or invalid_parameter_value then
+      return query select null::jsonb, null::integer, null::numeric, null::integer,
+        jsonb_build_array(jsonb_build_object('rule', 'manifest.invalid', 'record_no', 0,
+          'detail', 'the manifest is not valid JSON'));
+      return;
+    end;
+    if jsonb_typeof(v_json) is distinct from 'object' then
+      return query select null::jsonb, null::integer, null::numeric, null::integer,
+        jsonb_build_array(jsonb_build_object('rule', 'manifest.invalid', 'record_no', 0,
+          'detail', 'the manifest is not a JSON object'));
+      return;
+    end if;
+
+    v_text := v_json ->> 'record_count';
+    if jsonb_typeof(v_json -> 'record_count') = 'number' and v_text ~ '^[0-9]{1,9}$' then
+      v_count := v_text::integer;
+    else
+      v_problems := v_problems || jsonb_build_object('rule', 'manifest.invalid', 'record_no', 0,
+        'detail', format('record_count must be a whole number >= 0, got %s',
+                         coalesce(left((v_json -> 'record_count')::text, 40), 'nothing')));
+    end if;
+
+    v_text := v_json ->> 'control_total';
+    if jsonb_typeof(v_json -> 'control_total') in ('string', 'number')
+       and v_text ~ '^-?[0-9]{1,18}(\.[0-9]{1,4})?$' then
+      v_total := v_text::numeric;
+    else
+      v_problems := v_problems || jsonb_build_object('rule', 'manifest.invalid', 'record_no', 0,
+        'detail', format('control_total must be a plain decimal such as "4200.00", got %s',
+                         coalesce(left((v_json -> 'control_total')::text, 40), 'nothing')));
+    end if;
+
+    if v_json ? 'distinct_keys' then
+      v_text := v_json ->> 'distinct_keys';
+      if jsonb_typeof(v_json -> 'distinct_keys') = 'number' and v_text ~ '^[0-9]{1,9}$' then
+        v_keys := v_text::integer;
+      else
+        v_problems := v_problems || jsonb_build_object('rule', 'manifest.invalid', 'record_no', 0,
+          'detail', 'distinct_keys must be a whole number >= 0');
+      end if;
+    end if;
+
+    if v_json ? 'source' and (v_json ->> 'source') is distinct from p_source then
+      v_problems := v_problems || jsonb_build_object('rule', 'manifest.source_mismatch', 'record_no', 0,
+        'detail', format('the manifest is for source %s, not %s',
+                         left(coalesce(v_json ->> 'source', 'null'), 64), p_source));
+    end if;
+    if v_json ? 'business_date'
+       and (v_json ->> 'business_date') is distinct from p_business_date::text then
+      v_problems := v_problems || jsonb_build_object('rule', 'manifest.date_mismatch', 'record_no', 0,
+        'detail', format('the manifest is for business date %s, not %s',
+                         left(coalesce(v_json ->> 'business_date', 'null'), 32), p_business_date));
+    end if;
+    if v_json ? 'sha256' and lower(v_json ->> 'sha256') is distinct from p_sha256 then
+      v_problems := v_problems || jsonb_build_object('rule', 'manifest.sha256_mismatch', 'record_no', 0,
+        'detail', format('the manifest describes a file with SHA-256 %s; this file has %s',
+                         left(coalesce(v_json ->> 'sha256', 'null'), 64), p_sha256));
+    end if;
+    return query select v_json, v_count, v_total, v_keys, v_problems;
+    return;
+  end if;
+
+  if p_expect_count is not null or p_expect_total is not null then
+    if p_expect_count is null or p_expect_count < 0 or p_expect_count > 2147483647
+       or p_expect_total is null or p_expect_total !~ '^-?[0-9]{1,18}(\.[0-9]{1,4})?$' then
+      return query select null::jsonb, null::integer, null::numeric, null::integer,
+        jsonb_build_array(jsonb_build_object('rule', 'manifest.invalid', 'record_no', 0,
+          'detail', 'expected count and total must both be given, as a whole number and a plain decimal'));
+      return;
+    end if;
+    return query select jsonb_build_object('record_count', p_expect_count,
+                                           'control_total', p_expect_total,
+                                           'origin', 'command line'),
+                        p_expect_count::integer, p_expect_total::numeric, null::integer,
+                        '[]'::jsonb;
+    return;
+  end if;
+
+  return query select null::jsonb, null::integer, null::numeric, null::integer,
+    case when p_required
+         then jsonb_build_array(jsonb_build_object('rule', 'manifest.missing', 'record_no', 0,
+                'detail', 'no manifest and no --expect-count/--expect-total; the source requires control totals'))
+         else '[]'::jsonb end;
+end;
+$$;
+comment on function ingest.parse_manifest(text, bigint, text, boolean, text, date, text) is
+  'Control totals from a manifest or the command line, with the problems found (never raises for bad input).';
+revoke all on function ingest.parse_manifest(text, bigint, text, boolean, text, date, text) from public;

@@ -1,0 +1,227 @@
+-- ingest.publish_batch: publish a validated batch in ONE transaction: merge
+-- its accepted records into core.invoice_version (business key (source,
+-- invoice_number); a higher revision wins, a lower one goes to history, an
+-- identical resend is unchanged, VOID at the winning revision hides the
+-- invoice), reconcile what the merge did against the file, advance the
+-- watermark, write the batch_published notification, set the state.
+-- Consumers see all of it at commit or nothing (MVCC); no DDL, no view swap.
+-- Order: a business date publishes only when every earlier date of the
+-- source is published (watermark + 1, or the start date); otherwise the batch
+-- stays validated and the outcome is 'waiting'.
+-- Idempotent: a published batch returns 'already_published' and writes
+-- nothing.  A failed second reconciliation, or a revision conflict that
+-- appeared since validation (all-or-nothing), rolls the merge back and
+-- quarantines the batch (outcome 'quarantined').
+-- Locks: advisory xact lock per source (publications of a source are
+-- serial); the batch row; the watermark row (for update).
+-- Errors: IV201 batch not validated; IV204 accepted rows missing from
+-- staging; IV208 no such batch.
+create or replace function ingest.publish_batch(p_batch_id bigint, p_attempt_id bigint)
+returns table (outcome text, state text, counts jsonb)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_batch       ingest.batch;
+  v_source      ingest.source;
+  v_mark        ingest.source_watermark;
+  v_now         timestamptz := now();
+  v_valid       integer;
+  v_counts      jsonb;
+  v_new_mark    boolean;
+  v_rejected_gross numeric;
+  v_notification bigint;
+  v_sqlstate    text;
+  v_message     text;
+begin
+  select * into v_batch from ingest.batch as b where b.batch_id = p_batch_id;
+  if not found then
+    raise exception 'batch % does not exist', p_batch_id using errcode = 'IV208';
+  end if;
+  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('invoice-loader:publish:' || v_batch.source));
+  select * into v_batch from ingest.batch as b where b.batch_id = p_batch_id for update;
+
+  if v_batch.state = 'published' then
+    return query select 'already_published'::text, v_batch.state, v_batch.merge_counts;
+    return;
+  end if;
+  if v_batch.state <> 'validated' then
+    raise exception 'batch % is %, not validated; it cannot be published', p_batch_id, v_batch.state
+      using errcode = 'IV201';
+  end if;
+  select * into v_source from ingest.source as s where s.source = v_batch.source;
+
+  -- Order: every earlier date must be published first.
+  select * into v_mark from ingest.source_watermark as w
+   where w.source = v_batch.source for update;
+  if v_mark.source is null then
+    if v_source.start_date is not null and v_batch.business_date > v_source.start_date then
+      return query select 'waiting'::text, v_batch.state,
+        jsonb_build_object('waiting_for', v_source.start_date);
+      return;
+    end if;
+    v_new_mark := true;
+  elsif v_batch.business_date > v_mark.business_date + 1 then
+    return query select 'waiting'::text, v_batch.state,
+      jsonb_build_object('waiting_for', v_mark.business_date + 1);
+    return;
+  else
+    v_new_mark := v_batch.business_date = v_mark.business_date + 1;
+  end if;
+
+  select count(*) into v_valid from staging.invoice_valid as v where v.batch_id = p_batch_id;
+  if v_valid <> v_batch.accepted_count then
+    raise exception 'batch %: % accepted records in staging, % were validated',
+                    p_batch_id, v_valid, v_batch.accepted_count
+      using errcode = 'IV204';
+  end if;
+
+  begin
+    -- Revisions are immutable: conflicts that appeared since validation.
+    if exists (select from staging.invoice_valid as v
+               join core.invoice_version as cv
+                 on cv.source = v_batch.source and cv.invoice_number = v.invoice_number
+                and cv.revision = v.revision
+               where v.batch_id = p_batch_id and cv.content_hash <> v.content_hash) then
+      raise exception 'batch %: a revision published since validation conflicts with this file', p_batch_id
+        using errcode = 'IV207';
+    end if;
+
+    -- The current version of a key this batch wins gives way.
+    update core.invoice_version as cv
+       set is_current = false, superseded_by_batch_id = p_batch_id, superseded_at = v_now
+      from (select v.invoice_number, max(v.revision) as revision
+            from staging.invoice_valid as v
+            where v.batch_id = p_batch_id and not v.is_duplicate
+            group by v.invoice_number) as w
+     where cv.source = v_batch.source and cv.invoice_number = w.invoice_number
+       and cv.is_current and cv.revision < w.revision;
+
+    -- New versions: the highest new revision of a key wins unless a higher
+    -- one is already current; the rest go to history.
+    insert into core.invoice_version (source, invoice_number, revision, status, document_type,
+                                      customer_id, invoice_date, due_date, currency, net_amount,
+                                      tax_amount, gross_amount, description, content_hash,
+                                      batch_id, record_no, is_current, supersedes_revision,
+                                      superseded_by_batch_id, superseded_at, published_at)
+    select v_batch.source, n.invoice_number, n.revision, n.status, n.document_type,
+           n.customer_id, n.invoice_date, n.due_date, n.currency, n.net_amount, n.tax_amount,
+           n.gross_amount, n.description, n.content_hash, p_batch_id, n.record_no,
+           n.wins, case when n.wins then n.prev_revision end,
+           case when n.wins then null
+                when n.revision < n.key_max then p_batch_id
+                else n.cur_batch end,
+           case when n.wins then null else v_now end,
+           v_now
+    from (select v.*, cur.revision as cur_revision, cur.batch_id as cur_batch,
+                 prev.revision as prev_revision,
+                 max(v.revision) over (partition by v.invoice_number) as key_max,
+                 v.revision = max(v.revision) over (partition by v.invoice_number)
+                   and cur.revision is null as wins
+          from staging.invoice_valid as v
+          left join core.invoice_version as cur
+            on cur.source = v_batch.source and cur.invoice_number = v.invoice_number
+           and cur.is_current
+          left join lateral (
+            select pv.revision from core.invoice_version as pv
+             where pv.source = v_batch.source and pv.invoice_number = v.invoice_number
+               and pv.superseded_by_batch_id = p_batch_id and pv.superseded_at = v_now
+             order by pv.revision desc limit 1) as prev on true
+          where v.batch_id = p_batch_id and not v.is_duplicate
+            and not exists (select from core.invoice_version as e
+                            where e.source = v_batch.source and e.invoice_number = v.invoice_number
+                              and e.revision = v.revision)) as n;
+
+    -- What the merge did, from what it wrote.
+    select jsonb_build_object(
+             'inserted', count(*) filter (where cv.is_current and cv.status = 'ISSUED'
+                                            and cv.supersedes_revision is null),
+             'amended',  count(*) filter (where cv.is_current and cv.status = 'ISSUED'
+                                            and cv.supersedes_revision is not null),
+             'voided',   count(*) filter (where cv.is_current and cv.status = 'VOID'),
+             'late',     count(*) filter (where not cv.is_current),
+             'versions_gross', coalesce(sum(cv.gross_amount), 0))
+      into v_counts
+    from core.invoice_version as cv where cv.batch_id = p_batch_id;
+
+    select v_counts || jsonb_build_object(
+             'unchanged', count(*) filter (
+                 where not v.is_duplicate and exists (
+                   select from core.invoice_version as e
+                    where e.source = v_batch.source and e.invoice_number = v.invoice_number
+                      and e.revision = v.revision and e.batch_id <> p_batch_id)),
+             'duplicates', count(*) filter (where v.is_duplicate),
+             'rejected', v_batch.rejected_count,
+             'records', v_batch.staged_count,
+             'accepted_gross', coalesce(sum(v.gross_amount), 0),
+             'unchanged_gross', coalesce(sum(v.gross_amount) filter (
+                 where not v.is_duplicate and exists (
+                   select from core.invoice_version as e
+                    where e.source = v_batch.source and e.invoice_number = v.invoice_number
+                      and e.revision = v.revision and e.batch_id <> p_batch_id)), 0),
+             'duplicates_gross', coalesce(sum(v.gross_amount) filter (where v.is_duplicate), 0))
+      into v_counts
+    from staging.invoice_valid as v where v.batch_id = p_batch_id;
+
+    select coalesce(sum(l.gross_amount::numeric), 0) into v_rejected_gross
+    from staging.invoice_line as l
+    where l.batch_id = p_batch_id
+      and exists (select from ingest.rejection_row as r
+                  where r.batch_id = p_batch_id and r.record_no = l.record_no);
+    v_counts := v_counts || jsonb_build_object('rejected_gross', v_rejected_gross,
+                                               'control_total', v_batch.control_total);
+
+    -- Second reconciliation: every record is accounted for exactly once,
+    -- and the amounts the merge wrote add up to the file.
+    if (v_counts ->> 'inserted')::integer + (v_counts ->> 'amended')::integer
+          + (v_counts ->> 'voided')::integer + (v_counts ->> 'late')::integer
+          + (v_counts ->> 'unchanged')::integer + (v_counts ->> 'duplicates')::integer
+          + (v_counts ->> 'rejected')::integer <> v_batch.staged_count
+       or (v_counts ->> 'versions_gross')::numeric + (v_counts ->> 'unchanged_gross')::numeric
+          + (v_counts ->> 'duplicates_gross')::numeric <> (v_counts ->> 'accepted_gross')::numeric
+       or (v_batch.control_total is not null
+           and (v_counts ->> 'accepted_gross')::numeric + v_rejected_gross <> v_batch.control_total) then
+      raise exception 'batch %: the merge does not reconcile with the file: %', p_batch_id, v_counts
+        using errcode = 'IV206';
+    end if;
+  exception when sqlstate 'IV206' or sqlstate 'IV207' then
+    get stacked diagnostics v_sqlstate = returned_sqlstate, v_message = message_text;
+    perform ingest.quarantine_batch(p_batch_id, 'validated', p_attempt_id,
+      jsonb_build_array(jsonb_build_object(
+        'rule', case v_sqlstate when 'IV206' then 'reconcile.merge' else 'revision.conflict' end,
+        'record_no', 0, 'detail', v_message)));
+    return query select 'quarantined'::text, 'quarantined'::text, null::jsonb;
+    return;
+  end;
+
+  if v_new_mark then
+    insert into ingest.source_watermark as w (source, business_date, batch_id, advanced_at)
+    values (v_batch.source, v_batch.business_date, p_batch_id, v_now)
+    on conflict (source) do update
+       set business_date = excluded.business_date, batch_id = excluded.batch_id,
+           advanced_at = excluded.advanced_at
+     where w.business_date < excluded.business_date;
+  end if;
+
+  insert into ingest.outbox (batch_id, kind, dedupe_key, payload)
+  values (p_batch_id, 'batch_published', 'batch_published:' || p_batch_id,
+          jsonb_build_object('batch_id', p_batch_id, 'source', v_batch.source,
+                             'business_date', v_batch.business_date, 'sha256', v_batch.sha256,
+                             'counts', v_counts))
+  on conflict (batch_id, kind) do nothing
+  returning notification_id into v_notification;
+  perform pg_catalog.pg_notify('invoice_loader_outbox', coalesce(v_notification, 0)::text);
+
+  update ingest.batch as b set merge_counts = v_counts, published_at = v_now
+   where b.batch_id = p_batch_id;
+  perform ingest.transition(p_batch_id, 'validated', 'published', p_attempt_id, v_counts);
+  delete from staging.invoice_valid as v where v.batch_id = p_batch_id;
+
+  return query select 'published'::text, 'published'::text, v_counts;
+end;
+$$;
+comment on function ingest.publish_batch(bigint, bigint) is
+  E'Publish a validated batch in one transaction (merge, reconcile, watermark, outbox, state).\nErrors: IV201 not validated; IV204 accepted rows missing; IV208 no such batch.';
+revoke all on function ingest.publish_batch(bigint, bigint) from public;
+grant execute on function ingest.publish_batch(bigint, bigint) to invoice_loader;

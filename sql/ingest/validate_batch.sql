@@ -1,0 +1,260 @@
+-- ingest.validate_batch: check every staged record of a batch against the
+-- contract's rules (CONTRACT.md section 2), set-based, pattern before cast;
+-- keep the typed accepted records in staging.invoice_valid; reconcile with
+-- the manifest (record count, distinct keys, control total); then move the
+-- batch staged -> validated, or staged -> quarantined with the reasons.
+-- One rejection row per failed rule per record (rule codes: sql/ERRCODES.md).
+-- Policy: all-or-nothing quarantines on any rejected record; partial allows
+-- up to the source's max_rejected_share.
+-- Idempotent: a batch already past staged is returned as it is.
+-- Locks: the batch row (for update).
+-- Errors: IV201 the batch is still received; IV204 staged rows missing;
+-- IV208 no such batch.
+create or replace function ingest.validate_batch(p_batch_id bigint, p_attempt_id bigint)
+returns table (state text, accepted integer, rejected integer)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_batch      ingest.batch;
+  v_source     ingest.source;
+  v_staged     integer;
+  v_rejected   integer;
+  v_accepted   integer;
+  v_keys       integer;
+  v_sum        numeric;
+  v_unreadable integer;
+  v_reasons    jsonb := '[]';
+  v_expect_keys text;
+begin
+  select * into v_batch from ingest.batch as b where b.batch_id = p_batch_id for update;
+  if not found then
+    raise exception 'batch % does not exist', p_batch_id using errcode = 'IV208';
+  end if;
+  if v_batch.state = 'received' then
+    raise exception 'batch % is received, not staged; it cannot be validated', p_batch_id
+      using errcode = 'IV201', hint = 'Load the file again: the load stages it first.';
+  end if;
+  if v_batch.state <> 'staged' then
+    return query select v_batch.state, v_batch.accepted_count, v_batch.rejected_count;
+    return;
+  end if;
+  select * into v_source from ingest.source as s where s.source = v_batch.source;
+
+  select count(*) into v_staged from staging.invoice_line as l where l.batch_id = p_batch_id;
+  if v_staged is distinct from v_batch.staged_count then
+    raise exception 'batch %: % staged records found, % were checkpointed',
+                    p_batch_id, v_staged, v_batch.staged_count
+      using errcode = 'IV204';
+  end if;
+
+  -- 1. Field rules, one row per failed rule per record.
+  insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail)
+  select p_batch_id, l.record_no, left(l.invoice_number, 64), r.rule, r.detail
+  from staging.invoice_line as l
+  left join ingest.currency as c on c.code = l.currency
+  cross join lateral (
+    select l.invoice_number ~ '^[A-Za-z0-9._/-]{1,64}$' as inv_ok,
+           l.revision ~ '^[0-9]{1,9}$' as rev_ok,
+           ingest.is_iso_date(l.invoice_date) as idate_ok,
+           ingest.is_iso_date(nullif(l.due_date, '')) as ddate_ok,
+           l.net_amount ~ '^-?[0-9]{1,18}(\.[0-9]+)?$' as net_ok,
+           l.tax_amount ~ '^-?[0-9]{1,18}(\.[0-9]+)?$' as tax_ok,
+           l.gross_amount ~ '^-?[0-9]{1,18}(\.[0-9]+)?$' as gross_ok,
+           l.document_type in ('INVOICE', 'CREDIT_NOTE') as doc_ok) as f
+  cross join lateral (values
+    ('invoice_number.missing', coalesce(l.invoice_number, '') = '', 'invoice_number is empty'),
+    ('invoice_number.format', l.invoice_number <> '' and not f.inv_ok,
+     format('invoice_number %L is not 1-64 characters of A-Z a-z 0-9 . _ / -', left(l.invoice_number, 80))),
+    ('revision.missing', coalesce(l.revision, '') = '', 'revision is empty'),
+    ('revision.format', l.revision <> '' and not f.rev_ok,
+     format('revision %L is not a whole number >= 0', left(l.revision, 40))),
+    ('status.missing', coalesce(l.status, '') = '', 'status is empty'),
+    ('status.value', l.status <> '' and l.status not in ('ISSUED', 'VOID'),
+     format('status %L is not ISSUED or VOID', left(l.status, 40))),
+    ('document_type.missing', coalesce(l.document_type, '') = '', 'document_type is empty'),
+    ('document_type.value', l.document_type <> '' and not f.doc_ok,
+     format('document_type %L is not INVOICE or CREDIT_NOTE', left(l.document_type, 40))),
+    ('customer_id.missing', coalesce(l.customer_id, '') = '', 'customer_id is empty'),
+    ('invoice_date.missing', coalesce(l.invoice_date, '') = '', 'invoice_date is empty'),
+    ('invoice_date.format', l.invoice_date <> '' and not f.idate_ok,
+     format('invoice_date %L is not a real date written YYYY-MM-DD', left(l.invoice_date, 40))),
+    ('invoice_date.after_business_date',
+     case when f.idate_ok then l.invoice_date::date > v_batch.business_date else false end,
+     format('invoice_date %s is after the business date %s', l.invoice_date, v_batch.business_date)),
+    ('due_date.format', coalesce(l.due_date, '') <> '' and not f.ddate_ok,
+     format('due_date %L is not a real date written YYYY-MM-DD', left(l.due_date, 40))),
+    ('due_date.before_invoice_date',
+     case when f.idate_ok and f.ddate_ok then l.due_date::date < l.invoice_date::date else false end,
+     format('due_date %s is before invoice_date %s', l.due_date, l.invoice_date)),
+    ('currency.missing', coalesce(l.currency, '') = '', 'currency is empty'),
+    ('currency.unknown', l.currency <> '' and c.code is null,
+     format('currency %L is not an ISO 4217 code known to the database', left(l.currency, 40))),
+    ('net_amount.missing', coalesce(l.net_amount, '') = '', 'net_amount is empty'),
+    ('net_amount.format', l.net_amount <> '' and not f.net_ok,
+     format('net_amount %L is not a plain decimal (-?digits[.digits])', left(l.net_amount, 40))),
+    ('net_amount.precision',
+     f.net_ok and c.code is not null and length(split_part(l.net_amount, '.', 2)) > c.minor_unit,
+     format('net_amount %s has more than %s decimals for %s', l.net_amount, c.minor_unit, c.code)),
+    ('tax_amount.missing', coalesce(l.tax_amount, '') = '', 'tax_amount is empty'),
+    ('tax_amount.format', l.tax_amount <> '' and not f.tax_ok,
+     format('tax_amount %L is not a plain decimal (-?digits[.digits])', left(l.tax_amount, 40))),
+    ('tax_amount.precision',
+     f.tax_ok and c.code is not null and length(split_part(l.tax_amount, '.', 2)) > c.minor_unit,
+     format('tax_amount %s has more than %s decimals for %s', l.tax_amount, c.minor_unit, c.code)),
+    ('gross_amount.missing', coalesce(l.gross_amount, '') = '', 'gross_amount is empty'),
+    ('gross_amount.format', l.gross_amount <> '' and not f.gross_ok,
+     format('gross_amount %L is not a plain decimal (-?digits[.digits])', left(l.gross_amount, 40))),
+    ('gross_amount.precision',
+     f.gross_ok and c.code is not null and length(split_part(l.gross_amount, '.', 2)) > c.minor_unit,
+     format('gross_amount %s has more than %s decimals for %s', l.gross_amount, c.minor_unit, c.code)),
+    ('amounts.sum',
+     case when f.net_ok and f.tax_ok and f.gross_ok
+          then l.net_amount::numeric + l.tax_amount::numeric <> l.gross_amount::numeric
+          else false end,
+     format('net_amount %s + tax_amount %s is not gross_amount %s',
+            l.net_amount, l.tax_amount, l.gross_amount)),
+    ('gross_amount.sign',
+     case when f.gross_ok and f.doc_ok
+          then (l.document_type = 'INVOICE' and l.gross_amount::numeric < 0)
+            or (l.document_type = 'CREDIT_NOTE' and l.gross_amount::numeric > 0)
+          else false end,
+     format('gross_amount %s has the wrong sign for a %s', l.gross_amount, l.document_type))
+  ) as r(rule, failed, detail)
+  where l.batch_id = p_batch_id and r.failed;
+
+  -- 2. Typed copies of the records that passed, amounts at the currency's scale.
+  insert into staging.invoice_valid (batch_id, record_no, invoice_number, revision, status,
+                                     document_type, customer_id, invoice_date, due_date, currency,
+                                     net_amount, tax_amount, gross_amount, description,
+                                     content_hash, is_duplicate)
+  select p_batch_id, t.record_no, t.invoice_number, t.revision, t.status, t.document_type,
+         t.customer_id, t.invoice_date, t.due_date, t.currency, t.net, t.tax, t.gross,
+         t.description,
+         sha256(convert_to(jsonb_build_array(t.status, t.document_type, t.customer_id,
+                                             t.invoice_date, t.due_date, t.currency,
+                                             t.net, t.tax, t.gross, t.description)::text,
+                           'UTF8')),
+         false
+  from (select l.record_no, l.invoice_number, l.revision::integer as revision, l.status,
+               l.document_type, l.customer_id, l.invoice_date::date as invoice_date,
+               nullif(l.due_date, '')::date as due_date, l.currency,
+               round(l.net_amount::numeric, c.minor_unit) as net,
+               round(l.tax_amount::numeric, c.minor_unit) as tax,
+               round(l.gross_amount::numeric, c.minor_unit) as gross,
+               nullif(l.description, '') as description
+        from staging.invoice_line as l
+        join ingest.currency as c on c.code = l.currency
+        where l.batch_id = p_batch_id
+          and not exists (select from ingest.rejection_row as r
+                          where r.batch_id = p_batch_id and r.record_no = l.record_no)) as t;
+
+  -- 3. The same (invoice_number, revision) more than once in the file:
+  --    identical records count once, different ones are all rejected.
+  with grp as (
+    select v.invoice_number, v.revision, count(distinct v.content_hash) as variants,
+           min(v.record_no) as first_record,
+           array_to_string((array_agg(v.record_no order by v.record_no))[1:10], ', ') as records
+    from staging.invoice_valid as v
+    where v.batch_id = p_batch_id
+    group by v.invoice_number, v.revision
+    having count(*) > 1),
+  conflicting as (
+    insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail)
+    select p_batch_id, v.record_no, v.invoice_number, 'duplicate.conflict',
+           format('invoice %s revision %s appears with different content in records %s',
+                  v.invoice_number, v.revision, g.records)
+    from staging.invoice_valid as v
+    join grp as g using (invoice_number, revision)
+    where v.batch_id = p_batch_id and g.variants > 1
+    returning record_no)
+  update staging.invoice_valid as v
+     set is_duplicate = true
+    from grp as g
+   where v.batch_id = p_batch_id and v.invoice_number = g.invoice_number
+     and v.revision = g.revision and g.variants = 1 and v.record_no <> g.first_record;
+  delete from staging.invoice_valid as v
+   using ingest.rejection_row as r
+   where v.batch_id = p_batch_id and r.batch_id = p_batch_id and r.record_no = v.record_no
+     and r.rule = 'duplicate.conflict';
+
+  -- 4. Revisions are immutable: a published (key, revision) with other content.
+  with bad as (
+    insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail)
+    select p_batch_id, v.record_no, v.invoice_number, 'revision.conflict',
+           format('invoice %s revision %s was published by batch %s with different content',
+                  v.invoice_number, v.revision, cv.batch_id)
+    from staging.invoice_valid as v
+    join core.invoice_version as cv
+      on cv.source = v_batch.source and cv.invoice_number = v.invoice_number
+     and cv.revision = v.revision
+    where v.batch_id = p_batch_id and cv.content_hash <> v.content_hash
+    returning record_no)
+  delete from staging.invoice_valid as v
+   using bad where v.batch_id = p_batch_id and v.record_no = bad.record_no;
+
+  -- 5. Reconciliation against the manifest.
+  select count(distinct l.invoice_number)::integer,
+         sum(case when l.gross_amount ~ '^-?[0-9]{1,18}(\.[0-9]+)?$'
+                  then l.gross_amount::numeric end),
+         count(*) filter (where l.gross_amount is null
+                            or l.gross_amount !~ '^-?[0-9]{1,18}(\.[0-9]+)?$')::integer
+    into v_keys, v_sum, v_unreadable
+  from staging.invoice_line as l where l.batch_id = p_batch_id;
+
+  if v_batch.record_count is not null and v_batch.record_count <> v_staged then
+    v_reasons := v_reasons || jsonb_build_object('rule', 'reconcile.record_count', 'record_no', 0,
+      'detail', format('the file has %s records; the manifest says %s', v_staged, v_batch.record_count));
+  end if;
+  if v_batch.control_total is not null then
+    if v_unreadable > 0 then
+      v_reasons := v_reasons || jsonb_build_object('rule', 'reconcile.control_total', 'record_no', 0,
+        'detail', format('%s records have no readable gross_amount; the control total %s cannot be proven',
+                         v_unreadable, v_batch.control_total));
+    elsif coalesce(v_sum, 0) <> v_batch.control_total then
+      v_reasons := v_reasons || jsonb_build_object('rule', 'reconcile.control_total', 'record_no', 0,
+        'detail', format('gross_amount sums to %s; the manifest says %s',
+                         coalesce(v_sum, 0), v_batch.control_total));
+    end if;
+  end if;
+  v_expect_keys := v_batch.manifest ->> 'distinct_keys';
+  if v_expect_keys is not null and v_expect_keys::integer <> v_keys then
+    v_reasons := v_reasons || jsonb_build_object('rule', 'reconcile.distinct_keys', 'record_no', 0,
+      'detail', format('the file has %s distinct invoice numbers; the manifest says %s',
+                       v_keys, v_expect_keys));
+  end if;
+
+  -- 6. The policy decides.
+  select count(distinct r.record_no)::integer into v_rejected
+  from ingest.rejection_row as r where r.batch_id = p_batch_id and r.record_no > 0;
+  v_accepted := v_staged - v_rejected;
+
+  if v_rejected > 0 and v_source.policy = 'partial'
+     and v_rejected::numeric > v_source.max_rejected_share * v_staged then
+    v_reasons := v_reasons || jsonb_build_object('rule', 'policy.rejected_share', 'record_no', 0,
+      'detail', format('%s of %s records rejected; the source allows a share of %s',
+                       v_rejected, v_staged, v_source.max_rejected_share));
+  end if;
+
+  update ingest.batch as b
+     set accepted_count = v_accepted, rejected_count = v_rejected, distinct_keys = v_keys
+   where b.batch_id = p_batch_id;
+
+  if jsonb_array_length(v_reasons) > 0
+     or (v_rejected > 0 and v_source.policy = 'all-or-nothing') then
+    delete from staging.invoice_valid as v where v.batch_id = p_batch_id;
+    perform ingest.quarantine_batch(p_batch_id, 'staged', p_attempt_id, v_reasons);
+    return query select 'quarantined'::text, v_accepted, v_rejected;
+    return;
+  end if;
+
+  perform ingest.transition(p_batch_id, 'staged', 'validated', p_attempt_id,
+                            jsonb_build_object('accepted', v_accepted, 'rejected', v_rejected));
+  return query select 'validated'::text, v_accepted, v_rejected;
+end;
+$$;
+comment on function ingest.validate_batch(bigint, bigint) is
+  E'Validate and reconcile a staged batch: validated or quarantined.\nErrors: IV201 batch not staged yet; IV204 staged rows missing; IV208 no such batch.';
+revoke all on function ingest.validate_batch(bigint, bigint) from public;
+grant execute on function ingest.validate_batch(bigint, bigint) to invoice_loader;
