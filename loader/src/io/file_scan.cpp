@@ -1,0 +1,167 @@
+#include "io/file_scan.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#include <sys/stat.h>
+
+#include "core/errors.hpp"
+#include "io/sha256.hpp"
+
+namespace loader::io
+{
+namespace
+{
+constexpr std::size_t read_chunk = 1 << 20;
+
+struct FileCloser
+{
+  void operator()(std::FILE *f) const noexcept { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+File open_input(std::string const &path)
+{
+  struct stat st
+  {};
+  if (::stat(path.c_str(), &st) != 0)
+    throw LoaderError{ErrorKind::no_input, "input " + path + " does not exist (" +
+                                             std::strerror(errno) + ")"};
+  if (not S_ISREG(st.st_mode))
+    throw LoaderError{ErrorKind::no_input,
+                      "input " + path + " is not a regular file"};
+  File f{std::fopen(path.c_str(), "rb")};
+  if (not f)
+  {
+    int const err = errno;
+    throw LoaderError{err == EACCES ? ErrorKind::permission
+                                    : ErrorKind::no_input,
+                      "cannot open input " + path + ": " +
+                        std::strerror(err)};
+  }
+  return f;
+}
+
+/// Feed the whole file to sha and scanner, chunk by chunk.
+void read_all(std::FILE *f, std::string const &path, Sha256 &sha,
+              CsvScanner &scanner, std::uint64_t &size)
+{
+  std::unique_ptr<char[]> buffer{new char[read_chunk]};
+  for (;;)
+  {
+    std::size_t const n = std::fread(buffer.get(), 1, read_chunk, f);
+    if (n > 0)
+    {
+      sha.update(buffer.get(), n);
+      scanner.feed(buffer.get(), n);
+      size += n;
+    }
+    if (n < read_chunk)
+    {
+      if (std::ferror(f))
+        throw LoaderError{ErrorKind::transient,
+                          "reading " + path + " failed: " +
+                            std::strerror(errno)};
+      break;
+    }
+  }
+  scanner.finish();
+}
+
+class HeaderSink final : public CsvSink
+{
+public:
+  explicit HeaderSink(std::vector<std::string> &header) : m_header{header} {}
+  void on_header(std::vector<std::string> const &names) override
+  {
+    m_header = names;
+  }
+  void on_record(std::uint64_t, std::string_view) override {}
+
+private:
+  std::vector<std::string> &m_header;
+};
+
+class CopySink final : public CsvSink
+{
+public:
+  CopySink(std::string const &prefix,
+           std::function<void(char const *, std::size_t)> const &write) :
+          m_prefix{prefix}, m_write{write}
+  {}
+  void on_header(std::vector<std::string> const &) override {}
+  void on_record(std::uint64_t record_no, std::string_view raw) override
+  {
+    m_line.assign(m_prefix);
+    m_line.append(std::to_string(record_no));
+    m_line.push_back(',');
+    m_write(m_line.data(), m_line.size());
+    m_write(raw.data(), raw.size());
+    m_write("\n", 1);
+  }
+
+private:
+  std::string const &m_prefix;
+  std::function<void(char const *, std::size_t)> const &m_write;
+  std::string m_line;
+};
+} // namespace
+
+FileScan scan_file(std::string const &path)
+{
+  File f{open_input(path)};
+  FileScan out;
+  HeaderSink sink{out.header};
+  CsvScanner scanner{sink};
+  Sha256 sha;
+  read_all(f.get(), path, sha, scanner, out.size);
+  out.sha256 = sha.hex();
+  out.had_bom = scanner.had_bom();
+  out.records = scanner.records();
+  out.issue = scanner.issue();
+  return out;
+}
+
+StreamResult stream_records(
+  std::string const &path, std::string const &prefix,
+  std::function<void(char const *, std::size_t)> const &write)
+{
+  File f{open_input(path)};
+  CopySink sink{prefix, write};
+  CsvScanner scanner{sink};
+  Sha256 sha;
+  std::uint64_t size = 0;
+  read_all(f.get(), path, sha, scanner, size);
+  StreamResult out;
+  out.sha256 = sha.hex();
+  out.records = scanner.records();
+  out.issue = scanner.issue();
+  return out;
+}
+
+std::string read_small_file(std::string const &path, std::size_t max_bytes)
+{
+  File f{open_input(path)};
+  std::string text;
+  std::unique_ptr<char[]> buffer{new char[64 * 1024]};
+  for (;;)
+  {
+    std::size_t const n = std::fread(buffer.get(), 1, 64 * 1024, f.get());
+    text.append(buffer.get(), n);
+    if (text.size() > max_bytes)
+      throw LoaderError{ErrorKind::data, path + " is larger than " +
+                                           std::to_string(max_bytes) +
+                                           " bytes"};
+    if (n < 64 * 1024)
+    {
+      if (std::ferror(f.get()))
+        throw LoaderError{ErrorKind::transient,
+                          "reading " + path + " failed"};
+      break;
+    }
+  }
+  return text;
+}
+} // namespace loader::io
