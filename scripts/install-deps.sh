@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# install-deps.sh: install the Debian 12 packages that building and testing
+# invoice-loader need: compiler and CMake, PostgreSQL 15 with pgTAP and
+# pg_cron, libpqxx/libpq, Boost.Program_options, Catch2 v2, pg_prove,
+# libcurl and OpenSSL.
+#
+# Usage: scripts/install-deps.sh
+#
+# Idempotent: asks dpkg-query first, so a machine that has every package
+# makes no network access at all. Otherwise: apt-get update, then
+# apt-get install -y --no-install-recommends of the missing packages
+# (noninteractive), as root, or through sudo when not root. Without root
+# and without sudo it prints what to install and exits 1.
+set -euo pipefail
+
+packages=(
+  build-essential
+  cmake
+  pkg-config
+  postgresql-15
+  postgresql-client-15
+  postgresql-15-pgtap
+  postgresql-15-cron
+  libpqxx-dev
+  libpq-dev
+  libboost-program-options-dev
+  catch2
+  libtap-parser-sourcehandler-pgtap-perl
+  libcurl4-openssl-dev
+  libssl-dev
+  ca-certificates
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  # shellcheck disable=SC2016  # ${Status} is dpkg-query's, not the shell's
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  if [[ $status != "install ok installed" ]]; then
+    missing+=("$p")
+  fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "install-deps: all ${#packages[@]} packages are installed"
+  exit 0
+fi
+echo "install-deps: missing: ${missing[*]}"
+
+if [[ $EUID -eq 0 ]]; then
+  as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+  as_root=(sudo)
+else
+  echo "install-deps: not root and no sudo; as root, run:" >&2
+  echo "  apt-get update && apt-get install -y --no-install-recommends" \
+    "${missing[*]}" >&2
+  exit 1
+fi
+
+"${as_root[@]}" apt-get update
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+  apt-get install -y --no-install-recommends "${missing[@]}"
+echo "install-deps: installed ${missing[*]}"
