@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# test.sh: install, build and run every test suite of invoice-loader.
+#
+# Usage: scripts/test.sh          (from any directory; CI: .ci/run)
+#
+# Stages, each with a header; all of them run even when one fails:
+#   install-deps  scripts/install-deps.sh (no network when all is installed)
+#   build         scripts/build.sh, with -DINVOICE_LOADER_WERROR=ON when
+#                 CI=true
+#   ctest         ctest --test-dir build --output-on-failure
+#                 (Catch2 unit tests and the CLI smoke tests)
+#   sql, e2e      tests/run-sql-tests.sh, then tests/run-e2e.sh, inside ONE
+#                 throwaway cluster (scripts/with-tmp-pg.sh: PGHOST, PGPORT,
+#                 PGUSER, PGDATABASE, TMP_PG_* are set), with stdin from
+#                 /dev/null, INVOICE_LOADER_BIN=build/loader/invoice-loader
+#                 and INVOICE_LOADER_BUILD_DIR=build exported; a script
+#                 that does not exist yet is reported as skipped.
+# Ends with one summary line per stage; exits 1 when any stage failed.
+# The cluster is always stopped and removed (with-tmp-pg.sh's trap).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+readonly db_stages=(sql:tests/run-sql-tests.sh e2e:tests/run-e2e.sh)
+
+header() {
+  printf '\n==> [%s] %s\n' "$1" "$2"
+}
+
+# Internal: run by the outer test.sh inside with-tmp-pg.sh; appends
+# "<stage> <exit status|skipped>" lines to the file $2.
+if [[ ${1:-} == --db-stages ]]; then
+  results=$2
+  for spec in "${db_stages[@]}"; do
+    name=${spec%%:*}
+    file=${spec#*:}
+    header "$name" "$file (PGHOST=$PGHOST PGPORT=$PGPORT)"
+    if [[ -f $file ]]; then
+      rc=0
+      bash "$file" </dev/null || rc=$?
+      echo "$name $rc" >>"$results"
+    else
+      echo "skipped: $file not present yet"
+      echo "$name skipped" >>"$results"
+    fi
+  done
+  exit 0
+fi
+
+names=()
+outcomes=()
+failed=0
+record() { # record NAME EXIT_STATUS|skipped [NOTE]
+  names+=("$1")
+  case $2 in
+    0) outcomes+=("ok") ;;
+    skipped) outcomes+=("skipped (${3:-not present yet})") ;;
+    *) outcomes+=("FAILED (exit $2${3:+, $3})"); failed=1 ;;
+  esac
+}
+stage() { # stage NAME CMD...
+  local name=$1 rc=0
+  shift
+  header "$name" "$*"
+  "$@" || rc=$?
+  record "$name" "$rc"
+}
+
+build_args=()
+if [[ ${CI:-} == true ]]; then
+  build_args+=(-DINVOICE_LOADER_WERROR=ON)
+fi
+
+stage install-deps bash scripts/install-deps.sh
+stage build bash scripts/build.sh "${build_args[@]}"
+stage ctest ctest --test-dir build --output-on-failure
+
+results=$(mktemp)
+trap 'rm -f "$results"' EXIT
+header database "scripts/with-tmp-pg.sh: one cluster for ${db_stages[*]}"
+db_rc=0
+INVOICE_LOADER_BIN=$PWD/build/loader/invoice-loader \
+  INVOICE_LOADER_BUILD_DIR=$PWD/build \
+  bash scripts/with-tmp-pg.sh bash scripts/test.sh --db-stages "$results" \
+  </dev/null || db_rc=$?
+for spec in "${db_stages[@]}"; do
+  name=${spec%%:*}
+  file=${spec#*:}
+  line=$(grep -m 1 "^$name " "$results" || true)
+  if [[ -z $line ]]; then
+    record "$name" "$db_rc" "did not run: with-tmp-pg.sh failed"
+  elif [[ ${line#* } == skipped ]]; then
+    record "$name" skipped "$file not present yet"
+  else
+    record "$name" "${line#* }"
+  fi
+done
+
+printf '\n==> summary\n'
+for i in "${!names[@]}"; do
+  printf 'summary: %-13s %s\n' "${names[$i]}" "${outcomes[$i]}"
+done
+exit "$failed"
