@@ -5,15 +5,16 @@
 #
 # Stages, each with a header; all of them run even when one fails:
 #   install-deps  scripts/install-deps.sh (no network when all is installed)
-#   build         scripts/build.sh, with -DINVOICE_LOADER_WERROR=ON when
-#                 CI=true
+#   build         scripts/build.sh -DBUILD_TESTING=ON (a cached OFF in
+#                 build/ would leave ctest nothing to run), plus
+#                 -DINVOICE_LOADER_WERROR=ON when CI=true
 #   ctest         ctest --test-dir build --output-on-failure
-#                 (Catch2 unit tests and the CLI smoke tests)
+#                 --no-tests=error (Catch2 unit tests, CLI smoke tests)
 #   sql, e2e      tests/run-sql-tests.sh, then tests/run-e2e.sh, inside ONE
 #                 throwaway cluster (scripts/with-tmp-pg.sh: PGHOST, PGPORT,
 #                 PGUSER, PGDATABASE, TMP_PG_* are set), with stdin from
-#                 /dev/null, INVOICE_LOADER_BIN=build/loader/invoice-loader
-#                 and INVOICE_LOADER_BUILD_DIR=build exported; a script
+#                 /dev/null, INVOICE_LOADER=<repo>/build/loader/invoice-loader
+#                 and INVOICE_LOADER_BUILD_DIR=<repo>/build exported; a script
 #                 that does not exist yet is reported as skipped.
 # Ends with one summary line per stage; exits 1 when any stage failed.
 # The cluster is always stopped and removed (with-tmp-pg.sh's trap).
@@ -66,20 +67,20 @@ stage() { # stage NAME CMD...
   record "$name" "$rc"
 }
 
-build_args=()
+build_args=(-DBUILD_TESTING=ON)
 if [[ ${CI:-} == true ]]; then
   build_args+=(-DINVOICE_LOADER_WERROR=ON)
 fi
 
 stage install-deps bash scripts/install-deps.sh
 stage build bash scripts/build.sh "${build_args[@]}"
-stage ctest ctest --test-dir build --output-on-failure
+stage ctest ctest --test-dir build --output-on-failure --no-tests=error
 
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
 header database "scripts/with-tmp-pg.sh: one cluster for ${db_stages[*]}"
 db_rc=0
-INVOICE_LOADER_BIN=$PWD/build/loader/invoice-loader \
+INVOICE_LOADER=$PWD/build/loader/invoice-loader \
   INVOICE_LOADER_BUILD_DIR=$PWD/build \
   bash scripts/with-tmp-pg.sh bash scripts/test.sh --db-stages "$results" \
   </dev/null || db_rc=$?
