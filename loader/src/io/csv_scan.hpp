@@ -59,6 +59,7 @@ class CsvScanner
 public:
   explicit CsvScanner(CsvSink &sink, CsvLimits limits = {});
 
+  /// Scan the next chunk; throws std::logic_error after finish().
   void feed(char const *data, std::size_t size);
   /// End of input: emits a last record without terminator, checks for an
   /// unterminated quote and an empty file.
@@ -72,7 +73,12 @@ public:
   std::uint64_t bytes() const noexcept;   ///< bytes fed, BOM included
 
 private:
-  struct State;
+  void scan(char const *data, std::size_t size);
+  void end_record(std::string_view raw, bool terminated, bool crlf);
+  void end_header(std::string_view raw);
+  void fail(CsvProblem problem, std::string detail);
+  std::uint64_t current_record() const noexcept;
+
   CsvSink &m_sink;
   CsvLimits m_limits;
   std::optional<CsvIssue> m_issue;
@@ -80,16 +86,19 @@ private:
   bool m_crlf = false;
   std::uint64_t m_records = 0;
   std::uint64_t m_bytes = 0;
-  // Implementation state (in csv_scan.cpp) follows; see there.
-  std::string m_record;         ///< bytes of the record being read
-  int m_phase = 0;              ///< implementation-defined
-  std::uint32_t m_utf8_need = 0;
-  std::uint32_t m_utf8_cp = 0;
-  std::uint32_t m_utf8_min = 0;
-  bool m_header_done = false;
-  std::size_t m_fields = 0;       ///< fields in the current record
+  // Implementation state; the meaning of each value is in csv_scan.cpp.
+  std::string m_carry;          ///< start of a record cut by a chunk end
+  std::uint64_t m_offset = 0;   ///< file offset of the next byte scanned
+  std::size_t m_record_len = 0; ///< bytes of the current record so far
+  std::size_t m_fields = 0;     ///< commas seen in the current record
   std::size_t m_header_fields = 0;
-  std::size_t m_line_start = 0;   ///< offset of the current physical line
-  std::uint64_t m_prefix_seen = 0;
+  std::uint8_t m_phase = 0;     ///< BOM check, scanning, finished
+  std::uint8_t m_state = 0;     ///< where in a record the scanner is
+  std::uint8_t m_line = 0;      ///< progress towards a line that is \.
+  std::uint8_t m_prefix_seen = 0; ///< BOM bytes matched so far
+  std::uint8_t m_utf8_need = 0; ///< continuation bytes still expected
+  std::uint8_t m_utf8_lo = 0;   ///< range of the next continuation byte
+  std::uint8_t m_utf8_hi = 0;
+  bool m_header_done = false;
 };
 } // namespace loader::io
