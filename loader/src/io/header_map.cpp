@@ -1,0 +1,172 @@
+#include "io/header_map.hpp"
+
+#include <algorithm>
+
+namespace loader::io
+{
+namespace
+{
+/// Longest rendering of one file-supplied name in a message.
+constexpr std::size_t max_shown_chars = 64;
+/// Names listed per problem in detail(); the rest are counted.
+constexpr std::size_t max_listed_names = 10;
+
+constexpr std::string_view extra_prefix = "extra_";
+
+bool contains(std::vector<std::string> const &v, std::string_view s)
+{
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+ColumnSpec const *find_column(std::string_view name)
+{
+  for (auto const &c : invoice_columns())
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+/// A name from the file, made safe to show: printable ASCII stays, any
+/// other byte becomes \xNN, a backslash \\; at most max_shown_chars
+/// characters ("..." marks a cut).  Empty names and names with blanks or
+/// separators are shown in double quotes.
+std::string shown(std::string_view name)
+{
+  static char const digits[] = "0123456789abcdef";
+  bool const quote =
+    name.empty() or name.find_first_of(" ,;\"") != std::string_view::npos;
+
+  std::string out;
+  for (char const ch : name)
+  {
+    auto const c = static_cast<unsigned char>(ch);
+    std::string piece;
+    if (c == '\\') piece = "\\\\";
+    else if (quote and c == '"') piece = "\\\"";
+    else if (c >= 0x20 and c < 0x7f) piece.assign(1, ch);
+    else piece = {'\\', 'x', digits[c >> 4], digits[c & 0x0f]};
+    if (out.size() + piece.size() > max_shown_chars)
+    {
+      out += "...";
+      break;
+    }
+    out += piece;
+  }
+  return quote ? '"' + out + '"' : out;
+}
+
+/// "unknown column colour" or "unknown columns a, b and 3 more".
+std::string phrase(std::string_view singular, std::string_view plural,
+                   std::vector<std::string> const &names, bool from_file)
+{
+  std::string out{names.size() == 1 ? singular : plural};
+  std::size_t const listed = std::min(names.size(), max_listed_names);
+  for (std::size_t k = 0; k < listed; ++k)
+  {
+    out += (k == 0) ? " " : ", ";
+    out += from_file ? shown(names[k]) : names[k];
+  }
+  if (names.size() > listed)
+    out += " and " + std::to_string(names.size() - listed) + " more";
+  return out;
+}
+} // namespace
+
+std::vector<ColumnSpec> const &invoice_columns()
+{
+  static std::vector<ColumnSpec> const columns{
+    {"invoice_number", true}, {"revision", true},
+    {"status", true},         {"document_type", true},
+    {"customer_id", true},    {"invoice_date", true},
+    {"due_date", false},      {"currency", true},
+    {"net_amount", true},     {"tax_amount", true},
+    {"gross_amount", true},   {"description", false},
+  };
+  return columns;
+}
+
+HeaderMapping map_header(std::vector<std::string> const &names,
+                         bool allow_unknown_columns)
+{
+  HeaderMapping m;
+  m.copy_columns.reserve(names.size());
+  std::size_t extras = 0;
+  for (std::size_t pos = 0; pos < names.size(); ++pos)
+  {
+    std::string const &name = names[pos];
+    auto const first = names.begin() + static_cast<std::ptrdiff_t>(pos);
+    bool const repeated = std::find(names.begin(), first, name) != first;
+    if (repeated and not contains(m.duplicated, name))
+      m.duplicated.push_back(name);
+
+    if (find_column(name) != nullptr)
+    {
+      m.copy_columns.push_back(name);
+      continue;
+    }
+    // Unknown: staged (if at all) as extra_N, never under its own name.
+    ++extras;
+    m.copy_columns.push_back(std::string{extra_prefix} +
+                             std::to_string(extras));
+    if (not allow_unknown_columns)
+    {
+      if (not repeated) m.unknown.push_back(name);
+    }
+    else if (extras > max_extra_columns)
+    {
+      m.too_many_unknown = true;
+    }
+  }
+  for (auto const &c : invoice_columns())
+    if (c.required and not contains(names, c.name))
+      m.missing_required.emplace_back(c.name);
+  return m;
+}
+
+bool HeaderMapping::ok() const noexcept
+{
+  return missing_required.empty() and unknown.empty() and
+         duplicated.empty() and not too_many_unknown;
+}
+
+std::string HeaderMapping::rule() const
+{
+  if (not missing_required.empty()) return "header.missing_column";
+  if (not unknown.empty()) return "header.unknown_column";
+  if (not duplicated.empty()) return "header.duplicate_column";
+  if (too_many_unknown) return "header.too_many_columns";
+  return {};
+}
+
+std::string HeaderMapping::detail() const
+{
+  std::vector<std::string> parts;
+  if (not missing_required.empty())
+    parts.push_back(phrase("missing required column",
+                           "missing required columns", missing_required,
+                           false));
+  if (not unknown.empty())
+    parts.push_back(
+      phrase("unknown column", "unknown columns", unknown, true));
+  if (not duplicated.empty())
+    parts.push_back(phrase("duplicate column", "duplicate columns",
+                           duplicated, true));
+  if (too_many_unknown)
+  {
+    auto const n = std::count_if(
+      copy_columns.begin(), copy_columns.end(), [](std::string const &c) {
+        return std::string_view{c}.substr(0, extra_prefix.size()) ==
+               extra_prefix;
+      });
+    parts.push_back(std::to_string(n) + " unknown columns; at most " +
+                    std::to_string(max_extra_columns) + " are allowed");
+  }
+
+  std::string out;
+  for (auto const &p : parts)
+  {
+    if (not out.empty()) out += "; ";
+    out += p;
+  }
+  return out;
+}
+} // namespace loader::io
