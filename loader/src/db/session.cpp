@@ -100,9 +100,19 @@ void rethrow_classified(std::string const &context)
   {
     throw LoaderError{ErrorKind::transient, prefix + tidy(e.what()), "40000"};
   }
+  catch (pqxx::too_many_connections const &e)
+  {
+    throw LoaderError{ErrorKind::transient, prefix + tidy(e.what()), "53300"};
+  }
   catch (pqxx::broken_connection const &e)
   {
     throw LoaderError{ErrorKind::transient, prefix + tidy(e.what())};
+  }
+  catch (pqxx::insufficient_privilege const &e)
+  {
+    // libpqxx 6.4 constructs this one without its SQLSTATE.
+    throw LoaderError{ErrorKind::permission, prefix + tidy(e.what()),
+                      "42501"};
   }
   catch (pqxx::sql_error const &e)
   {
