@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Exit codes of CONTRACT.md section 7 for inputs and options that are
+# wrong, and that nothing is registered by them.
+source "$(dirname "$0")/lib.sh"
+
+csv=$(sample "$WORK")
+register_source acme-erp --start-date 2026-11-28
+
+load --source acme-erp --business-date 2026-11-28 --input "$WORK/nope.csv"
+expect_rc 66
+load --source acme-erp --business-date 2026-11-28 --input "$csv" --manifest "$WORK/nope.json"
+expect_rc 66
+load --source no-such-source --business-date 2026-11-28 --input "$csv"
+expect_rc 78
+expect_output_has "unknown source"
+load --source acme-erp --business-date 2026-02-30 --input "$csv"
+expect_rc 78
+load --business-date 2026-11-28 --input "$csv"
+expect_rc 64
+run invoice_loader frobnicate
+expect_rc 64
+set +e
+"$INVOICE_LOADER" --dsn "dbname=$E2E_DB user=invoice_loader password=hunter2" status >"$WORK/out" 2>"$WORK/err"
+RC=$?
+set -e
+expect_rc 78
+grep -q hunter2 "$WORK/out" "$WORK/err" && fail "the password was printed"
+# The loader role may not register sources (SQLSTATE 42501 -> 77).
+run invoice_loader source add sneaky
+expect_rc 77
+expect_eq "batches" 0 "$(q 'select count(*) from ingest.batch_overview')"
+expect_eq "sources" "acme-erp" "$(q "select string_agg(source, ',') from ingest.source")"
+
+# No manifest and no --expect-*: the source requires control totals.
+cp "$csv" "$WORK/bare.csv"
+load --source acme-erp --business-date 2026-11-28 --input "$WORK/bare.csv"
+expect_rc 65
+expect_output_has "manifest.missing"
+
+# --expect-count/--expect-total replace the manifest.
+load --source acme-erp --business-date 2026-11-28 --input "$csv" --expect-count 20 --expect-total 4200.00
+expect_rc 0
+expect_eq "published" "20 invoices, 4200.00 gross" "$(published_state)"

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# tests/run-e2e.sh [TEST...]: run the end-to-end tests (tests/e2e/*.sh, or
+# the ones named) with the real binary against the running throwaway
+# cluster (PG* from scripts/with-tmp-pg.sh, PGUSER a superuser).
+# The schema is migrated once into a template; every test gets its own
+# database copied from it, dropped afterwards when the test passed.
+# Prints one line per test and "e2e: N passed, M failed" last.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+export REPO=$repo
+export INVOICE_LOADER=${INVOICE_LOADER:-$repo/build/loader/invoice-loader}
+[[ -x $INVOICE_LOADER ]] || { echo "run-e2e: no binary at $INVOICE_LOADER (build first)" >&2; exit 70; }
+
+template=invoice_e2e_template
+psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "drop database if exists $template" \
+  -c "create database $template"
+"$INVOICE_LOADER" -q --dsn "dbname=$template" migrate >/dev/null
+
+if [[ $# -gt 0 ]]; then tests=("$@"); else tests=("$repo"/tests/e2e/*__*.sh); fi
+
+passed=0 failed=0 n=0
+failed_names=()
+for t in "${tests[@]}"; do
+  n=$((n + 1))
+  name=$(basename "$t" .sh)
+  db=invoice_e2e_$n
+  psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "drop database if exists $db" \
+    -c "create database $db template $template"
+  start=$(date +%s)
+  if E2E_DB=$db bash "$t" >"/tmp/e2e.$$.log" 2>&1; then
+    passed=$((passed + 1))
+    echo "ok $n - $name ($(( $(date +%s) - start ))s)"
+    psql -X -q -d postgres -c "drop database $db" || true
+  else
+    failed=$((failed + 1))
+    failed_names+=("$name")
+    echo "not ok $n - $name"
+    sed 's/^/    /' "/tmp/e2e.$$.log"
+  fi
+  rm -f "/tmp/e2e.$$.log"
+done
+
+echo "e2e: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]
