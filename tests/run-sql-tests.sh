@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# run-sql-tests.sh: the pgTAP suite (tests/sql) against a freshly migrated
+# database.
+#
+# Usage: tests/run-sql-tests.sh [TEST_FILE_OR_DIR...]   (default: all of tests/sql)
+#   normally inside a throwaway cluster, as scripts/test.sh does:
+#     scripts/with-tmp-pg.sh bash tests/run-sql-tests.sh
+#
+# Assumes the PG* environment reaches a running cluster where PGUSER is a
+# superuser, and the loader binary at ${INVOICE_LOADER:-build/loader/invoice-loader}.
+#   1. creates the template database invoice_sqltest_tpl and migrates it with
+#      the loader, twice: the second run must be a no-op (schema dump and
+#      loader_meta.schema_migration unchanged);
+#   2. installs pgTAP (schema tap, usable by every role: tests switch to
+#      invoice_loader / invoice_operator / invoice_reader) and the helpers
+#      (tests/sql/_helpers/*.sql, schema tests);
+#   3. creates invoice_sqltest from it (createdb -T) and runs
+#      pg_prove --ext .sql -r over every directory of tests/sql but _helpers.
+# Every test file runs in its own transaction and rolls back.
+# Exit status: pg_prove's (or 1 when the set-up fails).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+loader=${INVOICE_LOADER:-build/loader/invoice-loader}
+tpl=invoice_sqltest_tpl
+db=invoice_sqltest
+
+if [[ ! -x $loader ]]; then
+  echo "run-sql-tests: no loader binary at $loader (build it, or set INVOICE_LOADER)" >&2
+  exit 1
+fi
+
+psql_tpl=(psql -X -q -v ON_ERROR_STOP=1 -d "$tpl")
+
+PGOPTIONS='-c client_min_messages=warning' dropdb --if-exists "$db"
+PGOPTIONS='-c client_min_messages=warning' dropdb --if-exists "$tpl"
+createdb "$tpl"
+
+# 1. Migrate, then migrate again: the second run must change nothing.
+"$loader" --dsn "dbname=$tpl" migrate
+schema_state() {
+  # (\restrict lines carry a random key per dump)
+  pg_dump --schema-only -d "$tpl" | grep -Ev '^\\(un)?restrict '
+  "${psql_tpl[@]}" -A -t -c \
+    'select version, name, sha256, applied_at from loader_meta.schema_migration order by version'
+}
+before=$(schema_state)
+"$loader" --dsn "dbname=$tpl" migrate
+after=$(schema_state)
+if [[ $before != "$after" ]]; then
+  echo "run-sql-tests: a second migrate changed the database:" >&2
+  diff <(printf '%s\n' "$before") <(printf '%s\n' "$after") >&2 || true
+  exit 1
+fi
+
+# 2. pgTAP in its own schema: migration 0001 revokes PUBLIC's rights on
+#    schema public, and the tests call pgTAP after `set local role`.
+"${psql_tpl[@]}" <<'SQL'
+create schema tap;
+create extension pgtap with schema tap;
+grant usage on schema tap to public;
+SQL
+for helper in tests/sql/_helpers/*.sql; do
+  "${psql_tpl[@]}" --single-transaction -f "$helper"
+done
+
+# 3. The test database.  CREATE DATABASE copies neither the database's ACL
+#    nor its settings, so both are set again as migration 0001 sets them.
+createdb -T "$tpl" "$db"
+psql -X -q -v ON_ERROR_STOP=1 -d "$db" <<SQL
+revoke all on database $db from public;
+grant connect on database $db to invoice_loader, invoice_operator, invoice_reader;
+alter database $db set search_path = "\$user", public, tap;
+SQL
+
+targets=("$@")
+if [[ ${#targets[@]} -eq 0 ]]; then
+  for dir in tests/sql/*/; do
+    [[ $(basename "$dir") == _helpers ]] && continue
+    targets+=("${dir%/}")
+  done
+fi
+
+status=0
+pg_prove --ext .sql -r -d "$db" "${targets[@]}" || status=$?
+exit "$status"
