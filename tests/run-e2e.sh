@@ -13,6 +13,7 @@ export INVOICE_LOADER=${INVOICE_LOADER:-$repo/build/loader/invoice-loader}
 [[ -x $INVOICE_LOADER ]] || { echo "run-e2e: no binary at $INVOICE_LOADER (build first)" >&2; exit 70; }
 
 template=invoice_e2e_template
+export PGOPTIONS="${PGOPTIONS:-} -c client_min_messages=warning"
 psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "drop database if exists $template" \
   -c "create database $template"
 "$INVOICE_LOADER" -q --dsn "dbname=$template" migrate >/dev/null

@@ -6,7 +6,9 @@ source "$(dirname "$0")/lib.sh"
 csv=$(sample "$WORK")
 register_source acme-erp --start-date 2026-11-28
 
-cp "$csv" "$WORK/cent.csv"
+# The same records with CRLF endings: other bytes, so another batch (the
+# same bytes would be the same batch, quarantined for good).
+sed 's/$/\r/' "$csv" >"$WORK/cent.csv"
 write_manifest "$WORK/cent.csv" 20 4199.99
 load --source acme-erp --business-date 2026-11-28 --input "$WORK/cent.csv"
 expect_rc 65
