@@ -144,7 +144,15 @@ StepResult Steps::publish(std::int64_t batch_id, std::int64_t attempt_id)
   {
     pqxx::work tx{m_cx};
     pqxx::row const r{tx.exec_params1(
-      "select outcome, state, coalesce(counts::text, '{}') "
+      "select outcome, state, coalesce(counts::text, '{}'), "
+      "case when counts ? 'records' then format("
+      "'%s records: %s inserted, %s amended, %s voided, %s unchanged, "
+      "%s late, %s duplicate, %s rejected; gross %s, control total %s', "
+      "counts->>'records', counts->>'inserted', counts->>'amended', "
+      "counts->>'voided', counts->>'unchanged', counts->>'late', "
+      "counts->>'duplicates', counts->>'rejected', "
+      "counts->>'accepted_gross', coalesce(counts->>'control_total', "
+      "'none')) else coalesce(counts::text, '') end "
       "from ingest.publish_batch($1, $2)",
       batch_id, attempt_id)};
     tx.commit();
@@ -152,6 +160,7 @@ StepResult Steps::publish(std::int64_t batch_id, std::int64_t attempt_id)
     out.outcome = r[0].as<std::string>();
     out.state = r[1].as<std::string>();
     out.counts_json = r[2].as<std::string>();
+    out.summary = r[3].as<std::string>();
     return out;
   }
   catch (...)

@@ -57,7 +57,8 @@ struct StepResult
 {
   std::string state;
   std::string outcome;     ///< publish: published|already_published|waiting|quarantined
-  std::string counts_json; ///< publish: what the merge did
+  std::string counts_json; ///< publish: what the merge did (JSON)
+  std::string summary;     ///< publish: the same, as a sentence
   long accepted = 0;
   long rejected = 0;
 };

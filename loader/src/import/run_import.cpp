@@ -182,8 +182,8 @@ LoadOutcome run_load(db::Steps &steps, LoadRequest const &rq,
                    {{"batch", batch}, {"detail", r.counts_json}});
           return {exit_temp_fail, at.batch_id, "validated",
                   "batch " + batch + " is validated and waits for an "
-                  "earlier business date of " + rq.source + " to publish " +
-                  r.counts_json};
+                  "earlier business date of " + rq.source + " to publish: " +
+                  r.summary};
         }
         at.state = r.state;
         if (r.outcome == "published")
@@ -192,14 +192,14 @@ LoadOutcome run_load(db::Steps &steps, LoadRequest const &rq,
           log.info("batch published",
                    {{"batch", batch}, {"counts", r.counts_json}});
           return {exit_ok, at.batch_id, "published",
-                  "batch " + batch + " published: " + r.counts_json};
+                  "batch " + batch + " published: " + r.summary};
         }
         if (r.outcome == "already_published")
         {
           steps.finish_attempt(at.attempt_id, "already_published", "", "",
                                "");
           return {exit_ok, at.batch_id, "published",
-                  "batch " + batch + " was already published"};
+                  "batch " + batch + " was already published: " + r.summary};
         }
       }
       else if (at.state == "published")
