@@ -103,8 +103,11 @@ int main(int argc, char *argv[])
   }
   catch (LoaderError const &e)
   {
-    log.error(e.what(), {{"class", std::string{name_of(e.kind)}},
-                         {"sqlstate", e.sqlstate}});
+    if (e.sqlstate.empty())
+      log.error(e.what(), {{"class", std::string{name_of(e.kind)}}});
+    else
+      log.error(e.what(), {{"class", std::string{name_of(e.kind)}},
+                           {"sqlstate", e.sqlstate}});
     return exit_code_of(e.kind);
   }
   catch (std::exception const &e)

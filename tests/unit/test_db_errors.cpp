@@ -131,3 +131,34 @@ TEST_CASE("rethrow_classified: libpqxx 6.4 exception types are classified",
     CHECK(std::string{e.what()} == "gone");
   }
 }
+
+TEST_CASE("kind_of_connect_failure: libpq's connection messages are "
+          "classified", "[unit][db-errors]")
+{
+  using loader::db::kind_of_connect_failure;
+  SECTION("a server that is down is worth retrying")
+  {
+    CHECK(kind_of_connect_failure(
+            "connection to server on socket \"/tmp/.s.PGSQL.5432\" failed: "
+            "No such file or directory") == ErrorKind::transient);
+    CHECK(kind_of_connect_failure("FATAL:  the database system is starting "
+                                  "up") == ErrorKind::transient);
+  }
+  SECTION("credentials are permission failures")
+  {
+    CHECK(kind_of_connect_failure("FATAL:  password authentication failed "
+                                  "for user \"x\"") ==
+          ErrorKind::permission);
+    CHECK(kind_of_connect_failure("FATAL:  role \"nobody\" does not exist") ==
+          ErrorKind::permission);
+    CHECK(kind_of_connect_failure("fe_sendauth: no password supplied") ==
+          ErrorKind::permission);
+  }
+  SECTION("a missing database or a malformed DSN is configuration")
+  {
+    CHECK(kind_of_connect_failure("FATAL:  database \"nosuch\" does not "
+                                  "exist") == ErrorKind::config);
+    CHECK(kind_of_connect_failure("invalid connection option \"colour\"") ==
+          ErrorKind::config);
+  }
+}

@@ -17,13 +17,24 @@ bool contains(std::string_view haystack, std::string_view needle) noexcept
   return haystack.find(needle) != std::string_view::npos;
 }
 
-/// libpq reports a failed connection without a SQLSTATE (there is no
-/// result to carry one), so this is the one place that reads libpq's own
-/// English wording.  Anything not recognised counts as the server being
-/// unreachable for now.
+/// Strip a trailing newline from libpq messages.
+std::string tidy(std::string message)
+{
+  while (not message.empty() and
+         (message.back() == '\n' or message.back() == ' '))
+    message.pop_back();
+  return message;
+}
+} // namespace
+
+// libpq reports a failed connection without a SQLSTATE (there is no
+// result to carry one), so this is the one place that reads libpq's own
+// English wording.  Anything not recognised counts as the server being
+// unreachable for now.
 ErrorKind kind_of_connect_failure(std::string_view message) noexcept
 {
   if (contains(message, "authentication failed") or
+      (contains(message, "role \"") and contains(message, "does not exist")) or
       contains(message, "no password supplied") or
       contains(message, "password authentication") or
       contains(message, "no pg_hba.conf entry") or
@@ -36,16 +47,6 @@ ErrorKind kind_of_connect_failure(std::string_view message) noexcept
     return ErrorKind::config;
   return ErrorKind::transient;
 }
-
-/// Strip a trailing newline from libpq messages.
-std::string tidy(std::string message)
-{
-  while (not message.empty() and
-         (message.back() == '\n' or message.back() == ' '))
-    message.pop_back();
-  return message;
-}
-} // namespace
 
 std::unique_ptr<pqxx::connection> connect(std::string const &dsn)
 {
