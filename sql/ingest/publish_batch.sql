@@ -164,11 +164,14 @@ begin
       into v_counts
     from staging.invoice_valid as v where v.batch_id = p_batch_id;
 
-    select coalesce(sum(l.gross_amount::numeric), 0) into v_rejected_gross
+    select sum(case when l.gross_amount ~ '^-?[0-9]{1,18}(\.[0-9]+)?$'
+                    then l.gross_amount::numeric end)
+      into v_rejected_gross
     from staging.invoice_line as l
     where l.batch_id = p_batch_id
       and exists (select from ingest.rejection_row as r
                   where r.batch_id = p_batch_id and r.record_no = l.record_no);
+    v_rejected_gross := coalesce(v_rejected_gross, 0);
     v_counts := v_counts || jsonb_build_object('rejected_gross', v_rejected_gross,
                                                'control_total', v_batch.control_total);
 
