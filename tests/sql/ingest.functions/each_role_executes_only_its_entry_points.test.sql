@@ -1,0 +1,34 @@
+-- EXECUTE on ingest's functions, role by role (CONTRACT.md section 9):
+-- invoice_loader runs get_source, begin_attempt, mark_staged,
+-- validate_batch, publish_batch, finish_attempt and status_report;
+-- invoice_operator runs add_source, get_source and status_report;
+-- invoice_reader runs none; nobody runs the internal steps directly.
+begin;
+select plan(36);
+
+with f(name, args, loader, operator) as (values
+  ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'boolean'], false, true),
+  ('get_source', array['text'], true, true),
+  ('begin_attempt', array['text', 'date', 'text', 'bigint', 'text', 'boolean', 'text[]', 'jsonb',
+                          'text', 'bigint', 'text', 'uuid', 'text', 'integer'], true, false),
+  ('mark_staged', array['bigint', 'bigint', 'bigint'], true, false),
+  ('validate_batch', array['bigint', 'bigint'], true, false),
+  ('publish_batch', array['bigint', 'bigint'], true, false),
+  ('finish_attempt', array['bigint', 'text', 'text', 'text', 'text'], true, false),
+  ('status_report', array['text', 'bigint', 'integer'], true, true),
+  ('transition', array['bigint', 'text', 'text', 'bigint', 'jsonb'], false, false),
+  ('quarantine_batch', array['bigint', 'text', 'bigint', 'jsonb'], false, false),
+  ('parse_manifest', array['text', 'bigint', 'text', 'boolean', 'text', 'date', 'text'], false, false),
+  ('is_iso_date', array['text'], false, false)),
+r(role, granted) as (values ('invoice_loader', 1), ('invoice_operator', 2), ('invoice_reader', 3))
+select function_privs_are('ingest', f.name, f.args, r.role,
+         case when (r.granted = 1 and f.loader) or (r.granted = 2 and f.operator)
+              then array['EXECUTE'] else '{}'::text[] end,
+         format('%s %s execute ingest.%s.', r.role,
+                case when (r.granted = 1 and f.loader) or (r.granted = 2 and f.operator)
+                     then 'may' else 'may not' end, f.name))
+from f cross join r
+order by f.name, r.role;
+
+select * from finish();
+rollback;

@@ -1,0 +1,28 @@
+-- The entry points the loader and the operator call are SECURITY DEFINER;
+-- the internal steps (transition, quarantine_batch, parse_manifest,
+-- is_iso_date) and status_report (which reads the operator views with the
+-- caller's rights) are not.
+begin;
+select plan(12);
+
+select is_definer('ingest', f.name, f.args,
+                  format('ingest.%s runs with its owner''s rights.', f.name))
+from (values ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'boolean']),
+             ('get_source', array['text']),
+             ('begin_attempt', array['text', 'date', 'text', 'bigint', 'text', 'boolean', 'text[]',
+                                     'jsonb', 'text', 'bigint', 'text', 'uuid', 'text', 'integer']),
+             ('mark_staged', array['bigint', 'bigint', 'bigint']),
+             ('validate_batch', array['bigint', 'bigint']),
+             ('publish_batch', array['bigint', 'bigint']),
+             ('finish_attempt', array['bigint', 'text', 'text', 'text', 'text'])) as f(name, args);
+
+select isnt_definer('ingest', f.name, f.args,
+                    format('ingest.%s runs with its caller''s rights.', f.name))
+from (values ('transition', array['bigint', 'text', 'text', 'bigint', 'jsonb']),
+             ('quarantine_batch', array['bigint', 'text', 'bigint', 'jsonb']),
+             ('parse_manifest', array['text', 'bigint', 'text', 'boolean', 'text', 'date', 'text']),
+             ('is_iso_date', array['text']),
+             ('status_report', array['text', 'bigint', 'integer'])) as f(name, args);
+
+select * from finish();
+rollback;
