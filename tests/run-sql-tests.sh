@@ -20,9 +20,18 @@
 # Exit status: pg_prove's (or 1 when the set-up fails).
 set -euo pipefail
 
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# Paths given relative to the caller's directory stay valid after the cd.
+absolute() {
+  if [[ $1 == /* ]]; then printf '%s\n' "$1"; else printf '%s\n' "$PWD/$1"; fi
+}
+loader=${INVOICE_LOADER:+$(absolute "$INVOICE_LOADER")}
+targets=()
+for arg in "$@"; do
+  targets+=("$(absolute "$arg")")
+done
 
-loader=${INVOICE_LOADER:-build/loader/invoice-loader}
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+loader=${loader:-build/loader/invoice-loader}
 tpl=invoice_sqltest_tpl
 db=invoice_sqltest
 
@@ -66,7 +75,8 @@ for helper in tests/sql/_helpers/*.sql; do
 done
 
 # 3. The test database.  CREATE DATABASE copies neither the database's ACL
-#    nor its settings, so both are set again as migration 0001 sets them.
+#    nor its settings: the ACL is set again as migration 0001 sets it, and
+#    search_path finds pgTAP.
 createdb -T "$tpl" "$db"
 psql -X -q -v ON_ERROR_STOP=1 -d "$db" <<SQL
 revoke all on database $db from public;
@@ -74,7 +84,6 @@ grant connect on database $db to invoice_loader, invoice_operator, invoice_reade
 alter database $db set search_path = "\$user", public, tap;
 SQL
 
-targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then
   for dir in tests/sql/*/; do
     [[ $(basename "$dir") == _helpers ]] && continue
