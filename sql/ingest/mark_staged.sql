@@ -18,7 +18,7 @@ declare
 begin
   perform 1 from ingest.batch as b where b.batch_id = p_batch_id for update;
   select count(*) into v_stored from staging.invoice_line as l where l.batch_id = p_batch_id;
-  if v_stored <> p_sent then
+  if v_stored is distinct from p_sent then
     raise exception 'batch %: the server stored % records, the loader sent %',
                     p_batch_id, v_stored, p_sent
       using errcode = 'IV204',

@@ -15,7 +15,7 @@ create or replace function ingest.parse_manifest(
 returns table (manifest jsonb, record_count integer, control_total numeric,
                distinct_keys integer, problems jsonb)
 language plpgsql
-immutable
+stable
 set search_path = ''
 as $$
 declare
@@ -78,10 +78,11 @@ begin
                          left(coalesce(v_json ->> 'source', 'null'), 64), p_source));
     end if;
     if v_json ? 'business_date'
-       and (v_json ->> 'business_date') is distinct from p_business_date::text then
+       and (v_json ->> 'business_date') is distinct from to_char(p_business_date, 'YYYY-MM-DD') then
       v_problems := v_problems || jsonb_build_object('rule', 'manifest.date_mismatch', 'record_no', 0,
         'detail', format('the manifest is for business date %s, not %s',
-                         left(coalesce(v_json ->> 'business_date', 'null'), 32), p_business_date));
+                         left(coalesce(v_json ->> 'business_date', 'null'), 32),
+                         to_char(p_business_date, 'YYYY-MM-DD')));
     end if;
     if v_json ? 'sha256' and lower(v_json ->> 'sha256') is distinct from p_sha256 then
       v_problems := v_problems || jsonb_build_object('rule', 'manifest.sha256_mismatch', 'record_no', 0,

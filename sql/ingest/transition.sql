@@ -19,7 +19,7 @@ as $$
 declare
   v_state text;
 begin
-  if (p_from, p_to) not in (('received', 'staged'), ('staged', 'validated'),
+  if p_from is null or p_to is null or (p_from, p_to) not in (('received', 'staged'), ('staged', 'validated'),
                             ('validated', 'published'), ('received', 'quarantined'),
                             ('staged', 'quarantined'), ('validated', 'quarantined'),
                             ('published', 'reverted'), ('quarantined', 'received')) then
