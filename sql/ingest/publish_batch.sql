@@ -109,8 +109,10 @@ begin
            n.customer_id, n.invoice_date, n.due_date, n.currency, n.net_amount, n.tax_amount,
            n.gross_amount, n.description, n.content_hash, p_batch_id, n.record_no,
            n.wins, case when n.wins then n.prev_revision end,
+           -- not winning: superseded by this batch's winner of the key, or
+           -- (a late revision) by the batch of the version current at arrival
            case when n.wins then null
-                when n.revision < n.key_max then p_batch_id
+                when n.cur_revision is null then p_batch_id
                 else n.cur_batch end,
            case when n.wins then null else v_now end,
            v_now
