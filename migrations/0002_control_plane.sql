@@ -25,6 +25,7 @@ create table ingest.batch (
   business_date     date not null,
   sha256            text not null check (sha256 ~ '^[0-9a-f]{64}$'),
   size_bytes        bigint not null check (size_bytes >= 0),
+  file_records      integer not null check (file_records >= 0),
   file_name         text not null,
   had_bom           boolean not null default false,
   columns           text[] not null,
@@ -41,11 +42,19 @@ create table ingest.batch (
   merge_counts      jsonb,
   created_at        timestamptz not null default now(),
   updated_at        timestamptz not null default now(),
-  published_at      timestamptz,
-  unique (source, sha256)
+  published_at      timestamptz
 );
+-- Identity: the same bytes are one batch forever, under any name.  A
+-- header-only file (an empty business day) carries no record and no date,
+-- so every empty day of a source would have the same bytes: it is one
+-- batch per business date instead.
+create unique index batch_identity on ingest.batch (source, sha256)
+  where file_records > 0;
+create unique index batch_identity_empty_day on ingest.batch (source, sha256, business_date)
+  where file_records = 0;
 create index batch_source_date on ingest.batch (source, business_date);
-comment on table ingest.batch is 'One delivered file. The same bytes are one batch forever: UNIQUE (source, sha256).';
+comment on table ingest.batch is 'One delivered file. The same bytes are one batch forever (one per date for a header-only file).';
+comment on column ingest.batch.file_records is 'Data records the loader counted in the file (header excluded).';
 comment on column ingest.batch.columns is 'The staging column of each file position, as mapped by the loader from the header.';
 comment on column ingest.batch.record_count is 'Control total from the manifest: records in the file.';
 comment on column ingest.batch.control_total is 'Control total from the manifest: sum of gross_amount over all records.';

@@ -1,5 +1,6 @@
 -- ingest.begin_attempt: the loader's first call for a file.  Registers the
--- batch by (source, sha256) if these bytes are new (state received, with the
+-- batch by (source, sha256) (plus the date for a header-only file, whose
+-- bytes say nothing of its day) if these bytes are new (state received, with the
 -- manifest's control totals), or finds it if they are not (any name, any
 -- run), and opens a new attempt.  Attempts of the batch left unfinished by a
 -- process that died are closed as abandoned (safe: we hold the runner lock).
@@ -25,7 +26,8 @@ create or replace function ingest.begin_attempt(
   p_expect_total  text,
   p_run_id        uuid,
   p_host          text,
-  p_pid           integer)
+  p_pid           integer,
+  p_file_records  bigint)
 returns table (batch_id bigint, attempt_id bigint, attempt_no integer, state text,
                created boolean)
 language plpgsql
@@ -58,12 +60,28 @@ begin
   from ingest.parse_manifest(p_manifest, p_expect_count, p_expect_total,
                              v_source.require_control_totals, p_source, p_business_date, p_sha256);
 
-  insert into ingest.batch as b (source, business_date, sha256, size_bytes, file_name, had_bom,
-                                 columns, manifest, record_count, control_total)
-  values (p_source, p_business_date, p_sha256, p_size_bytes, p_file_name, p_had_bom,
-          p_columns, v_manifest.manifest, v_manifest.record_count, v_manifest.control_total)
-  on conflict (source, sha256) do nothing
-  returning * into v_batch;
+  if p_file_records is null or p_file_records < 0 then
+    raise exception 'the record count of the file is required' using errcode = 'IV302';
+  end if;
+  if p_file_records > 0 then
+    insert into ingest.batch as b (source, business_date, sha256, size_bytes, file_records,
+                                   file_name, had_bom, columns, manifest, record_count,
+                                   control_total)
+    values (p_source, p_business_date, p_sha256, p_size_bytes, p_file_records, p_file_name,
+            p_had_bom, p_columns, v_manifest.manifest, v_manifest.record_count,
+            v_manifest.control_total)
+    on conflict (source, sha256) where file_records > 0 do nothing
+    returning * into v_batch;
+  else
+    insert into ingest.batch as b (source, business_date, sha256, size_bytes, file_records,
+                                   file_name, had_bom, columns, manifest, record_count,
+                                   control_total)
+    values (p_source, p_business_date, p_sha256, p_size_bytes, 0, p_file_name,
+            p_had_bom, p_columns, v_manifest.manifest, v_manifest.record_count,
+            v_manifest.control_total)
+    on conflict (source, sha256, business_date) where file_records = 0 do nothing
+    returning * into v_batch;
+  end if;
   v_created := found;
   if v_created then
     insert into ingest.batch_event (batch_id, from_state, to_state, detail)
@@ -73,6 +91,9 @@ begin
   else
     select * into v_batch from ingest.batch as b
      where b.source = p_source and b.sha256 = p_sha256
+       and (b.file_records > 0 or b.business_date = p_business_date)
+     order by b.file_records desc
+     limit 1
     for update;
     if v_batch.business_date <> p_business_date then
       raise exception 'this file is already batch % of source % for business date %, not %',
@@ -107,7 +128,12 @@ begin
   returning * into v_attempt;
 
   if v_batch.state = 'received' then
-    v_problems := coalesce(p_problems, '[]'::jsonb) || coalesce(v_manifest.problems, '[]'::jsonb);
+    -- A resumed batch keeps the control totals recorded when it was
+    -- received; a manifest given again was compared with them above.
+    v_problems := coalesce(p_problems, '[]'::jsonb)
+                  || case when v_created or p_manifest is not null or p_expect_count is not null
+                          then coalesce(v_manifest.problems, '[]'::jsonb)
+                          else '[]'::jsonb end;
     if jsonb_array_length(v_problems) > 0 then
       perform ingest.quarantine_batch(v_batch.batch_id, 'received', v_attempt.attempt_id, v_problems);
       v_batch.state := 'quarantined';
@@ -118,7 +144,7 @@ begin
                       v_batch.state, v_created;
 end;
 $$;
-comment on function ingest.begin_attempt(text, date, text, bigint, text, boolean, text[], jsonb, text, bigint, text, uuid, text, integer) is
+comment on function ingest.begin_attempt(text, date, text, bigint, text, boolean, text[], jsonb, text, bigint, text, uuid, text, integer, bigint) is
   E'Register or find the batch of a file and open an attempt.\nErrors: IV301 unknown source; IV303 date before start; IV304 bytes registered for another date; IV203 another run holds the batch; IV102 control totals differ from the recorded ones.';
-revoke all on function ingest.begin_attempt(text, date, text, bigint, text, boolean, text[], jsonb, text, bigint, text, uuid, text, integer) from public;
-grant execute on function ingest.begin_attempt(text, date, text, bigint, text, boolean, text[], jsonb, text, bigint, text, uuid, text, integer) to invoice_loader;
+revoke all on function ingest.begin_attempt(text, date, text, bigint, text, boolean, text[], jsonb, text, bigint, text, uuid, text, integer, bigint) from public;
+grant execute on function ingest.begin_attempt(text, date, text, bigint, text, boolean, text[], jsonb, text, bigint, text, uuid, text, integer, bigint) to invoice_loader;

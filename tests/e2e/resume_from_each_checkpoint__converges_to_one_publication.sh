@@ -21,7 +21,7 @@ for stop_at in received staged validated; do
   ids=$(q "set role invoice_loader;
            select batch_id || ' ' || attempt_id from ingest.begin_attempt(
              '$src', '2026-11-28', '$sha', $size, 'dead-run.csv', false, '$cols',
-             '[]', '$manifest', null, null, gen_random_uuid(), 'lost-host', 1)")
+             '[]', '$manifest', null, null, gen_random_uuid(), 'lost-host', 1, 20)")
   read -r batch attempt <<<"$ids"
   if [[ $stop_at != received ]]; then
     tail -n +2 "$csv" | awk -v b="$batch" '{ print b "," NR "," $0 }' >"$WORK/staged-$n.csv"

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -8,7 +9,7 @@
 namespace pqxx
 {
 class connection_base;
-}
+} // namespace pqxx
 
 namespace loader::db
 {
@@ -32,6 +33,7 @@ struct BeginArgs
   std::string business_date;
   std::string sha256;
   std::uint64_t size = 0;
+  std::uint64_t records = 0; ///< data records counted in pass 1
   std::string file_name;
   bool had_bom = false;
   std::vector<std::string> columns;
@@ -74,16 +76,34 @@ struct Rejection
 /// Writes bytes into the running COPY.
 using CopyWriter = std::function<void(char const *, std::size_t)>;
 
+struct Resumed
+{
+  std::string state;       ///< where the batch stands now
+  std::string xact_status; ///< of the step transaction that was in flight
+};
+
 /// The loader's calls into the database: one SQL entry point each, one
 /// transaction each, no retries (the orchestrator retries whole steps).
+/// Owns the session, so a retry can drop it and start a new one.
 /// Every failure is rethrown as a classified LoaderError.
 class Steps
 {
 public:
-  explicit Steps(pqxx::connection_base &cx) : m_cx{cx} {}
+  explicit Steps(std::string dsn);
+  ~Steps();
+  Steps(Steps const &) = delete;
+  Steps &operator=(Steps const &) = delete;
+
+  bool connected() const noexcept;
+  void connect();
+  /// Drop the session (and with it the session's runner lock).
+  void disconnect() noexcept;
 
   SourceConfig get_source(std::string const &source);
   Attempt begin_attempt(BeginArgs const &args);
+  /// On a new session: retake the runner lock, read the batch state and
+  /// the status of the step transaction whose outcome was lost.
+  Resumed resume_attempt(std::int64_t attempt_id);
   /// One transaction: COPY what produce() writes into staging, then
   /// ingest.mark_staged with the record count produce() returns.
   void stage(std::int64_t batch_id, std::int64_t attempt_id,
@@ -100,6 +120,10 @@ public:
   std::string batch_state(std::int64_t batch_id);
 
 private:
-  pqxx::connection_base &m_cx;
+  pqxx::connection_base &cx();
+  std::string m_dsn;
+  struct Session;
+  std::unique_ptr<Session> m_session;
+  std::string m_xid; ///< xid of the last step transaction sent to commit
 };
 } // namespace loader::db

@@ -205,7 +205,8 @@ begin
          p_source, p_business_date, v_sha, pg_catalog.octet_length(v_rows::text)::bigint,
          coalesce(p_file_name, p_source || '-' || pg_catalog.to_char(p_business_date, 'YYYY-MM-DD') || '.csv'),
          false, v_columns, '[]'::jsonb, v_manifest, null, null,
-         pg_catalog.gen_random_uuid(), 'sqltest', pg_catalog.pg_backend_pid()) as b;
+         pg_catalog.gen_random_uuid(), 'sqltest', pg_catalog.pg_backend_pid(),
+         v_n::bigint) as b;
   if p_stage and v_r.state = 'received' then
     execute v_insert using v_r.batch_id, v_n, v_rows;
     perform ingest.mark_staged(v_r.batch_id, v_r.attempt_id, coalesce(p_sent, v_n));
@@ -293,11 +294,11 @@ create function tests.make_batch(
 returns bigint
 language sql
 as $$
-  insert into ingest.batch (source, business_date, sha256, size_bytes, file_name, columns, state)
+  insert into ingest.batch (source, business_date, sha256, size_bytes, file_records, file_name, columns, state)
   values (p_source, p_business_date,
           pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(
             pg_catalog.gen_random_uuid()::text, 'UTF8')), 'hex'),
-          0, 'made-by-tests.csv', tests.columns(), p_state)
+          0, 1, 'made-by-tests.csv', tests.columns(), p_state)
   returning batch_id
 $$;
 

@@ -1,16 +1,17 @@
 -- EXECUTE on ingest's functions, role by role (CONTRACT.md section 9):
--- invoice_loader runs get_source, begin_attempt, mark_staged,
+-- invoice_loader runs get_source, begin_attempt, resume_attempt, mark_staged,
 -- validate_batch, publish_batch, finish_attempt and status_report;
 -- invoice_operator runs add_source, get_source and status_report;
 -- invoice_reader runs none; nobody runs the internal steps directly.
 begin;
-select plan(36);
+select plan(39);
 
 with f(name, args, loader, operator) as (values
   ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'boolean'], false, true),
   ('get_source', array['text'], true, true),
   ('begin_attempt', array['text', 'date', 'text', 'bigint', 'text', 'boolean', 'text[]', 'jsonb',
-                          'text', 'bigint', 'text', 'uuid', 'text', 'integer'], true, false),
+                          'text', 'bigint', 'text', 'uuid', 'text', 'integer', 'bigint'], true, false),
+  ('resume_attempt', array['bigint', 'text'], true, false),
   ('mark_staged', array['bigint', 'bigint', 'bigint'], true, false),
   ('validate_batch', array['bigint', 'bigint'], true, false),
   ('publish_batch', array['bigint', 'bigint'], true, false),

@@ -3,14 +3,16 @@
 -- is_iso_date) and status_report (which reads the operator views with the
 -- caller's rights) are not.
 begin;
-select plan(12);
+select plan(13);
 
 select is_definer('ingest', f.name, f.args,
                   format('ingest.%s runs with its owner''s rights.', f.name))
 from (values ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'boolean']),
              ('get_source', array['text']),
              ('begin_attempt', array['text', 'date', 'text', 'bigint', 'text', 'boolean', 'text[]',
-                                     'jsonb', 'text', 'bigint', 'text', 'uuid', 'text', 'integer']),
+                                     'jsonb', 'text', 'bigint', 'text', 'uuid', 'text', 'integer',
+                                     'bigint']),
+             ('resume_attempt', array['bigint', 'text']),
              ('mark_staged', array['bigint', 'bigint', 'bigint']),
              ('validate_batch', array['bigint', 'bigint']),
              ('publish_batch', array['bigint', 'bigint']),
