@@ -1,5 +1,6 @@
 // invoice-loader: parse the command line, run the command, map the outcome
 // to an exit code (CONTRACT.md section 7).  Nothing else lives here.
+#include <chrono>
 #include <exception>
 #include <iostream>
 
@@ -19,6 +20,24 @@ using namespace loader;
 
 int run(cli::ParsedCommandLine const &cl, Logger const &log)
 {
+  if (cl.command == cli::Command::load)
+  {
+    // load owns its sessions: the retry layer may drop and reopen them.
+    db::Steps steps{cl.global.dsn};
+    import::LoadRequest rq;
+    rq.source = cl.load.source;
+    rq.business_date = cl.load.business_date;
+    rq.input = cl.load.input;
+    rq.manifest = cl.load.manifest;
+    rq.expect_count = cl.load.expect_count;
+    rq.expect_total = cl.load.expect_total;
+    rq.retry.max_attempts = cl.load.retry_attempts;
+    rq.retry.budget = std::chrono::seconds{cl.load.retry_budget_seconds};
+    import::LoadOutcome const out{import::run_load(steps, rq, log)};
+    (out.exit_code == exit_ok ? std::cout : std::cerr)
+      << out.summary << '\n';
+    return out.exit_code;
+  }
   auto cx = db::connect(cl.global.dsn);
   switch (cl.command)
   {
@@ -43,21 +62,6 @@ int run(cli::ParsedCommandLine const &cl, Logger const &log)
     std::cout << db::add_source(*cx, s) << '\n';
     return exit_ok;
   }
-  case cli::Command::load:
-  {
-    db::Steps steps{*cx};
-    import::LoadRequest rq;
-    rq.source = cl.load.source;
-    rq.business_date = cl.load.business_date;
-    rq.input = cl.load.input;
-    rq.manifest = cl.load.manifest;
-    rq.expect_count = cl.load.expect_count;
-    rq.expect_total = cl.load.expect_total;
-    import::LoadOutcome const out{import::run_load(steps, rq, log)};
-    (out.exit_code == exit_ok ? std::cout : std::cerr)
-      << out.summary << '\n';
-    return out.exit_code;
-  }
   case cli::Command::status:
     std::cout << (cl.status.json
                     ? db::status_json(*cx, cl.status.source,
@@ -65,6 +69,7 @@ int run(cli::ParsedCommandLine const &cl, Logger const &log)
                     : db::status_text(*cx, cl.status.source,
                                       cl.status.batch_id));
     return exit_ok;
+  case cli::Command::load:
   case cli::Command::none:
     break;
   }

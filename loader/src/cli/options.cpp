@@ -173,7 +173,15 @@ po::options_description load_options()
      "(needs --expect-total)")
     ("expect-total", po::value<std::string>()->value_name("X"),
      "instead of a manifest: the sum of gross_amount, a plain decimal "
-     "such as 4200.00 or -12.5 (needs --expect-count)");
+     "such as 4200.00 or -12.5 (needs --expect-count)")
+    ("retry-attempts", po::value<std::string>()->value_name("N"),
+     "tries of a step that fails for a transient reason (lost connection, "
+     "server restarting, another run holding the batch), 1-100; default 5")
+    ("retry-budget", po::value<std::string>()->value_name("SECONDS"),
+     "total time the run may spend retrying, 1-86400; default 300. Retries "
+     "wait with capped exponential backoff and full jitter; when tries or "
+     "budget run out the run exits 75 and the batch stays at its last "
+     "checkpoint");
   return d;
 }
 
@@ -519,6 +527,21 @@ void fill_load(std::vector<std::string> const &tokens, LoadOptions &out)
   if (out.manifest and looks_like_url(*out.manifest))
     config_error("--manifest " + quoted(*out.manifest) +
                  ": URLs are not supported yet; give a local path");
+  auto const bounded = [&](char const *name, std::int64_t lo,
+                           std::int64_t hi) -> std::optional<int> {
+    auto const text = get(vm, name);
+    if (not text) return std::nullopt;
+    auto const v = all_digits(*text) ? to_int64(*text) : std::nullopt;
+    if (not v or *v < lo or *v > hi)
+      config_error(std::string{"--"} + name + " " + quoted(*text) +
+                   " is not a whole number from " + std::to_string(lo) +
+                   " to " + std::to_string(hi));
+    return static_cast<int>(*v);
+  };
+  if (auto const v = bounded("retry-attempts", 1, 100))
+    out.retry_attempts = *v;
+  if (auto const v = bounded("retry-budget", 1, 86400))
+    out.retry_budget_seconds = *v;
   if (count)
   {
     auto const n = *get(vm, "expect-count");

@@ -37,6 +37,8 @@ struct LoadOptions
   std::optional<std::string> manifest;
   std::optional<std::int64_t> expect_count;
   std::optional<std::string> expect_total; ///< plain decimal, checked
+  int retry_attempts = 5;         ///< tries per step, 1..100
+  int retry_budget_seconds = 300; ///< whole run, 1..86400
 };
 
 struct StatusOptions

@@ -46,7 +46,8 @@ ErrorKind classify_sqlstate(std::string_view s) noexcept
 {
   // Our own codes first (sql/ERRCODES.md): IV1xx bad input, IV2xx batch
   // state, IV3xx configuration.
-  if (s == "IV203") return ErrorKind::transient;
+  if (s == "IV203" or s == "IV209") return ErrorKind::transient;
+  if (s == "IV208") return ErrorKind::config;
   if (starts_with(s, "IV1")) return ErrorKind::data;
   if (starts_with(s, "IV3")) return ErrorKind::config;
   if (starts_with(s, "IV")) return ErrorKind::internal;

@@ -1,25 +1,14 @@
 #include "db/copy_in.hpp"
 
-#include <libpq-fe.h>
-#include <pqxx/largeobject>
-
 #include "core/errors.hpp"
+#include "core/failpoint.hpp"
+#include "db/raw_connection.hpp"
 
 namespace loader::db
 {
 namespace
 {
 constexpr std::size_t chunk_bytes = 256 * 1024;
-
-/// libpqxx 6.4 hands out a transaction's PGconn only to its large-object
-/// classes, through a protected static; a subclass may call it.
-struct RawConnection : pqxx::largeobject
-{
-  static PGconn *of(pqxx::dbtransaction const &tx)
-  {
-    return raw_connection(tx);
-  }
-};
 
 PGconn *pg(void *p) { return static_cast<PGconn *>(p); }
 
@@ -51,6 +40,13 @@ void CopyIn::write(char const *data, std::size_t size)
 {
   m_buffer.append(data, size);
   if (m_buffer.size() >= chunk_bytes) flush();
+  if (failpoint_armed("mid_copy") and m_sent + m_buffer.size() > 0)
+  {
+    // Part of the data reaches the server, then the loader dies.
+    flush();
+    PQflush(pg(m_conn));
+    failpoint("mid_copy");
+  }
 }
 
 void CopyIn::flush()

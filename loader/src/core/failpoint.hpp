@@ -1,0 +1,17 @@
+#pragma once
+#include <string_view>
+
+namespace loader
+{
+/// Test hook, built into the release binary (CONTRACT.md section 8): when
+/// the environment variable INVOICE_LOADER_FAILPOINT names this point, the
+/// process kills itself with SIGKILL right here: no cleanup, no rollback
+/// sent, no log flushed beyond one line to stderr.  Names: after_received,
+/// mid_copy, after_staged, after_validated, before_publish_commit,
+/// after_publish_commit (see docs/FAILURES.md).
+void failpoint(std::string_view name) noexcept;
+
+/// True when INVOICE_LOADER_FAILPOINT names this point (for points that
+/// must prepare before dying, such as sending COMMIT first).
+bool failpoint_armed(std::string_view name) noexcept;
+} // namespace loader
