@@ -68,3 +68,87 @@ published_state() {
 }
 watermark_of() { q "select coalesce((select business_date::text from ingest.watermark where source = '$1'), 'none')"; }
 notifications() { q "select count(*) from ingest.notification where kind = '$1'"; }
+
+# check_invariants: the fault suite's checker (RELIABILITY.md section 4.1),
+# run after recovery.  Fails the test on the first broken invariant:
+#   I1 every published invoice once: reporting.invoice holds exactly the
+#      current ISSUED versions, no key twice, versions contiguous per batch;
+#   I2 each source's watermark is the last date of an unbroken run of
+#      published dates from its first, and never ahead of published data;
+#   I3 exactly one batch_published notification per published batch and
+#      none for any other, at most one batch_quarantined per batch;
+#   I4 every batch in a final state (published or quarantined) after a
+#      plain rerun, every state change a legal one, no attempt left open,
+#      staging holds nothing typed for a published batch.
+check_invariants() {
+  local bad
+  bad=$(q "select count(*) from (select source, invoice_number from reporting.invoice
+                                 group by 1, 2 having count(*) > 1) as d")
+  expect_eq "I1 keys shown twice" 0 "$bad"
+  bad=$(q "select count(*) from core.invoice_version as v
+           where v.is_current and v.status = 'ISSUED'
+             and not exists (select from reporting.invoice as r
+                             where r.source = v.source and r.invoice_number = v.invoice_number)")
+  expect_eq "I1 current versions missing from reporting.invoice" 0 "$bad"
+  bad=$(q "select count(*) from core.invoice_version as v
+           join ingest.batch as b using (batch_id) where b.state <> 'published'")
+  expect_eq "I1 versions of unpublished batches" 0 "$bad"
+  bad=$(q "select count(*) from ingest.batch as b
+           where b.state = 'published'
+             and (b.merge_counts ->> 'inserted')::int + (b.merge_counts ->> 'amended')::int
+               + (b.merge_counts ->> 'voided')::int + (b.merge_counts ->> 'late')::int
+               <> (select count(*) from core.invoice_version as v where v.batch_id = b.batch_id)")
+  expect_eq "I1 versions per batch equal its merge counts" 0 "$bad"
+
+  bad=$(q "with pub as (select source, business_date from ingest.batch where state = 'published'
+                        group by 1, 2),
+                 runs as (select source, business_date,
+                                 business_date - (row_number() over (partition by source
+                                                  order by business_date))::int as grp
+                          from pub),
+                 first_run as (select source, max(business_date) as last_date
+                               from runs
+                               where grp = (select min(grp) from runs as r2 where r2.source = runs.source)
+                               group by source)
+           select count(*) from first_run as f
+           full join ingest.watermark as w using (source)
+           where w.business_date is distinct from f.last_date")
+  expect_eq "I2 watermark = end of the first unbroken run of published dates" 0 "$bad"
+
+  bad=$(q "select count(*) from ingest.batch as b
+           where (select count(*) from ingest.notification as n
+                  where n.batch_id = b.batch_id and n.kind = 'batch_published')
+                 <> case when b.state = 'published' then 1 else 0 end")
+  expect_eq "I3 batches without exactly one publish notification (if published)" 0 "$bad"
+  bad=$(q "select count(*) from (select batch_id from ingest.notification
+                                 group by batch_id, kind having count(*) > 1) as d")
+  expect_eq "I3 repeated notifications" 0 "$bad"
+
+  bad=$(q "select string_agg(batch_id || ':' || state, ' ') from ingest.batch
+           where state not in ('published', 'quarantined')")
+  expect_eq "I4 batches not final" "" "$bad"
+  bad=$(q "select count(*) from ingest.batch_event
+           where (coalesce(from_state, '-'), to_state) not in
+                 (('-', 'received'), ('received', 'staged'), ('staged', 'validated'),
+                  ('validated', 'published'), ('received', 'quarantined'),
+                  ('staged', 'quarantined'), ('validated', 'quarantined'),
+                  ('published', 'reverted'), ('quarantined', 'received'))")
+  expect_eq "I4 illegal transitions" 0 "$bad"
+  bad=$(q "select count(*) from ingest.batch as b
+           where (select count(*) from ingest.batch_event as e where e.batch_id = b.batch_id
+                  and e.to_state = b.state) <> 1")
+  expect_eq "I4 each checkpoint reached once" 0 "$bad"
+  expect_eq "I4 open attempts" 0 "$(q "select count(*) from ingest.attempt where finished_at is null")"
+  expect_eq "I4 typed staging of published batches" 0 \
+    "$(q "select count(*) from staging.invoice_valid as v join ingest.batch as b using (batch_id)
+          where b.state = 'published'")"
+}
+
+# sample_for SOURCE DIR DATE: the sample batch for DATE, its manifest
+# rewritten for SOURCE; prints the CSV path.
+sample_for() {
+  local src=$1 dir=$2 date=$3 csv
+  csv=$(sample "$dir" "$date")
+  sed -i "s/\"source\":\"acme-erp\"/\"source\":\"$src\"/" "$csv.manifest.json"
+  echo "$csv"
+}
