@@ -9,9 +9,11 @@
 -- source is published (watermark + 1, or the start date); otherwise the batch
 -- stays validated and the outcome is 'waiting'.
 -- Idempotent: a published batch returns 'already_published' and writes
--- nothing.  A failed second reconciliation, or a revision conflict that
--- appeared since validation (all-or-nothing), rolls the merge back and
--- quarantines the batch (outcome 'quarantined').
+-- nothing.  A revision conflict that appeared since validation rejects the
+-- records carrying it (revision.conflict) and the source's policy decides
+-- again: all-or-nothing, or a partial share exceeded, quarantines.  A failed
+-- second reconciliation rolls the merge back and quarantines the batch
+-- (outcome 'quarantined', rule reconcile.merge).
 -- Locks: advisory xact lock per source (publications of a source are
 -- serial); the batch row; the watermark row (for update).
 -- Errors: IV201 batch not validated; IV204 accepted rows missing from
@@ -32,8 +34,9 @@ declare
   v_new_mark    boolean;
   v_rejected_gross numeric;
   v_notification bigint;
-  v_sqlstate    text;
   v_message     text;
+  v_conflicts   integer;
+  v_rejected    integer;
 begin
   select * into v_batch from ingest.batch as b where b.batch_id = p_batch_id;
   if not found then
@@ -70,6 +73,46 @@ begin
     v_new_mark := v_batch.business_date = v_mark.business_date + 1;
   end if;
 
+  -- Revisions are immutable: a (key, revision) published since this batch
+  -- was validated, with other content, rejects the records carrying it,
+  -- as validation would have; then the policy decides again.
+  with bad as (
+    insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail)
+    select p_batch_id, v.record_no, v.invoice_number, 'revision.conflict',
+           format('invoice %s revision %s was published by batch %s with different content',
+                  v.invoice_number, v.revision, cv.batch_id)
+    from staging.invoice_valid as v
+    join core.invoice_version as cv
+      on cv.source = v_batch.source and cv.invoice_number = v.invoice_number
+     and cv.revision = v.revision
+    where v.batch_id = p_batch_id and cv.content_hash <> v.content_hash
+    on conflict do nothing
+    returning record_no)
+  delete from staging.invoice_valid as v
+   using bad where v.batch_id = p_batch_id and v.record_no = bad.record_no;
+  get diagnostics v_conflicts = row_count;
+  if v_conflicts > 0 then
+    select count(distinct r.record_no)::integer into v_rejected
+    from ingest.rejection_row as r where r.batch_id = p_batch_id and r.record_no > 0;
+    update ingest.batch as b
+       set rejected_count = v_rejected, accepted_count = b.staged_count - v_rejected
+     where b.batch_id = p_batch_id
+    returning * into v_batch;
+    if v_source.policy = 'all-or-nothing'
+       or v_rejected::numeric > v_source.max_rejected_share * v_batch.staged_count then
+      delete from staging.invoice_valid as v where v.batch_id = p_batch_id;
+      perform ingest.quarantine_batch(p_batch_id, 'validated', p_attempt_id,
+        case when v_source.policy = 'partial'
+             then jsonb_build_array(jsonb_build_object('rule', 'policy.rejected_share',
+                    'record_no', 0,
+                    'detail', format('%s of %s records rejected; the source allows a share of %s',
+                                     v_rejected, v_batch.staged_count, v_source.max_rejected_share)))
+             else '[]'::jsonb end);
+      return query select 'quarantined'::text, 'quarantined'::text, null::jsonb;
+      return;
+    end if;
+  end if;
+
   select count(*) into v_valid from staging.invoice_valid as v where v.batch_id = p_batch_id;
   if v_valid <> v_batch.accepted_count then
     raise exception 'batch %: % accepted records in staging, % were validated',
@@ -78,16 +121,6 @@ begin
   end if;
 
   begin
-    -- Revisions are immutable: conflicts that appeared since validation.
-    if exists (select from staging.invoice_valid as v
-               join core.invoice_version as cv
-                 on cv.source = v_batch.source and cv.invoice_number = v.invoice_number
-                and cv.revision = v.revision
-               where v.batch_id = p_batch_id and cv.content_hash <> v.content_hash) then
-      raise exception 'batch %: a revision published since validation conflicts with this file', p_batch_id
-        using errcode = 'IV207';
-    end if;
-
     -- The current version of a key this batch wins gives way.
     update core.invoice_version as cv
        set is_current = false, superseded_by_batch_id = p_batch_id, superseded_at = v_now
@@ -190,12 +223,12 @@ begin
       raise exception 'batch %: the merge does not reconcile with the file: %', p_batch_id, v_counts
         using errcode = 'IV206';
     end if;
-  exception when sqlstate 'IV206' or sqlstate 'IV207' then
-    get stacked diagnostics v_sqlstate = returned_sqlstate, v_message = message_text;
+  exception when sqlstate 'IV206' then
+    get stacked diagnostics v_message = message_text;
+    delete from staging.invoice_valid as v where v.batch_id = p_batch_id;
     perform ingest.quarantine_batch(p_batch_id, 'validated', p_attempt_id,
-      jsonb_build_array(jsonb_build_object(
-        'rule', case v_sqlstate when 'IV206' then 'reconcile.merge' else 'revision.conflict' end,
-        'record_no', 0, 'detail', v_message)));
+      jsonb_build_array(jsonb_build_object('rule', 'reconcile.merge', 'record_no', 0,
+                                           'detail', v_message)));
     return query select 'quarantined'::text, 'quarantined'::text, null::jsonb;
     return;
   end;
