@@ -10,6 +10,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 export REPO=$repo
 export INVOICE_LOADER=${INVOICE_LOADER:-$repo/build/loader/invoice-loader}
+export FAULT_PROXY=${FAULT_PROXY:-$(dirname "$INVOICE_LOADER")/../tests/fault_proxy}
 [[ -x $INVOICE_LOADER ]] || { echo "run-e2e: no binary at $INVOICE_LOADER (build first)" >&2; exit 70; }
 
 template=invoice_e2e_template

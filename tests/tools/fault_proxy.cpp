@@ -150,6 +150,9 @@ struct Mode
   Kind kind = Kind::pass;
   std::uint64_t bytes = 0; ///< The N of close_after_bytes.
   bool once = false;       ///< Fault one connection, then act as pass.
+  /// drop_commit_*: only the COMMIT of a transaction in which the client
+  /// sent these bytes (e.g. "publish_batch"); empty = any COMMIT.
+  std::string after;
 };
 
 std::string describe(Mode const &m)
@@ -158,6 +161,7 @@ std::string describe(Mode const &m)
   text += name_of(m.kind);
   if (m.kind == Kind::close_after_bytes)
     text += " " + std::to_string(m.bytes);
+  if (not m.after.empty()) text += " after " + m.after;
   return text;
 }
 
@@ -212,6 +216,15 @@ std::optional<Mode> parse_mode(std::string_view line)
     auto const n{parse_number<std::uint64_t>(arg)};
     if (not n) return std::nullopt;
     m.bytes = *n;
+  }
+  else if ((m.kind == Kind::drop_commit_request or
+            m.kind == Kind::drop_commit_reply) and
+           not arg.empty())
+  {
+    constexpr std::string_view after{"after "};
+    if (arg.substr(0, after.size()) != after) return std::nullopt;
+    m.after = std::string{trim(arg.substr(after.size()))};
+    if (m.after.empty()) return std::nullopt;
   }
   else if (not arg.empty())
   {
@@ -549,6 +562,8 @@ struct Conn
   /// drop_commit_reply: stream offset just past the forwarded COMMIT; once
   /// written, the next server bytes are the reply to drop.
   std::optional<std::uint64_t> commit_end;
+  /// The bytes of the mode's "after" were seen since the last COMMIT.
+  bool after_seen = false;
 
   bool client_eof = false, up_eof = false;
   bool client_shut = false, up_shut = false;
@@ -924,7 +939,9 @@ void Proxy::parse(Conn &c)
     if (v == Verdict::maybe) return;
     if (v == Verdict::yes)
     {
-      Kind const k{effective(c)};
+      bool const targeted{m_mode.after.empty() or c.after_seen};
+      c.after_seen = false;
+      Kind const k{targeted ? effective(c) : Kind::pass};
       if (k == Kind::drop_commit_request)
       {
         if (m_mode.once) m_once_spent = true;
@@ -954,6 +971,15 @@ void Proxy::read_client(Conn &c)
     auto const got{static_cast<std::size_t>(n)};
     c.c2s_in += got;
     c.c2s.append(buf, got);
+    if (not m_mode.after.empty() and not c.after_seen)
+    {
+      // Search the new bytes and the tail before them (a split match).
+      std::size_t const overlap{m_mode.after.size() - 1};
+      std::size_t const from{c.c2s.size() - got > overlap
+                               ? c.c2s.size() - got - overlap
+                               : 0};
+      c.after_seen = c.c2s.find(m_mode.after, from) != std::string::npos;
+    }
     parse(c);
     return;
   }
