@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <cerrno>
+
 #include <pqxx/except>
 
 #include "core/errors.hpp"
@@ -161,4 +163,15 @@ TEST_CASE("kind_of_connect_failure: libpq's connection messages are "
     CHECK(kind_of_connect_failure("invalid connection option \"colour\"") ==
           ErrorKind::config);
   }
+}
+
+TEST_CASE("classify_errno: local input failures", "[unit][db-errors]")
+{
+  using loader::classify_errno;
+  CHECK(classify_errno(ENOENT) == ErrorKind::no_input);
+  CHECK(classify_errno(ENOTDIR) == ErrorKind::no_input);
+  CHECK(classify_errno(EACCES) == ErrorKind::permission);
+  CHECK(classify_errno(EIO) == ErrorKind::transient);
+  CHECK(classify_errno(EMFILE) == ErrorKind::transient);
+  CHECK(classify_errno(EBADF) == ErrorKind::internal);
 }

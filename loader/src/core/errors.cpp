@@ -1,5 +1,7 @@
 #include "core/errors.hpp"
 
+#include <cerrno>
+
 namespace loader
 {
 int exit_code_of(ErrorKind kind) noexcept
@@ -70,5 +72,27 @@ ErrorKind classify_sqlstate(std::string_view s) noexcept
   if (s == "3D000") return ErrorKind::config;
 
   return ErrorKind::internal;
+}
+ErrorKind classify_errno(int err) noexcept
+{
+  switch (err)
+  {
+  case ENOENT:
+  case ENOTDIR:
+  case EISDIR:
+  case ENAMETOOLONG:
+  case ELOOP: return ErrorKind::no_input;
+  case EACCES:
+  case EPERM: return ErrorKind::permission;
+  case EIO:
+  case EINTR:
+  case EAGAIN:
+  case ENOMEM:
+  case EMFILE:
+  case ENFILE:
+  case ESTALE:
+  case ETIMEDOUT: return ErrorKind::transient;
+  default: return ErrorKind::internal;
+  }
 }
 } // namespace loader

@@ -48,4 +48,7 @@ struct LoaderError : std::runtime_error
 
 /// Classify a server SQLSTATE (RELIABILITY.md section 3, docs/FAILURES.md).
 ErrorKind classify_sqlstate(std::string_view sqlstate) noexcept;
+
+/// Classify the errno of a failed local file operation on an input.
+ErrorKind classify_errno(int err) noexcept;
 } // namespace loader

@@ -27,8 +27,11 @@ File open_input(std::string const &path)
   struct stat st
   {};
   if (::stat(path.c_str(), &st) != 0)
-    throw LoaderError{ErrorKind::no_input, "input " + path + " does not exist (" +
-                                             std::strerror(errno) + ")"};
+  {
+    int const err = errno;
+    throw LoaderError{classify_errno(err),
+                      "cannot read input " + path + ": " + std::strerror(err)};
+  }
   if (not S_ISREG(st.st_mode))
     throw LoaderError{ErrorKind::no_input,
                       "input " + path + " is not a regular file"};
@@ -36,10 +39,8 @@ File open_input(std::string const &path)
   if (not f)
   {
     int const err = errno;
-    throw LoaderError{err == EACCES ? ErrorKind::permission
-                                    : ErrorKind::no_input,
-                      "cannot open input " + path + ": " +
-                        std::strerror(err)};
+    throw LoaderError{classify_errno(err),
+                      "cannot open input " + path + ": " + std::strerror(err)};
   }
   return f;
 }
@@ -61,9 +62,12 @@ void read_all(std::FILE *f, std::string const &path, Sha256 &sha,
     if (n < read_chunk)
     {
       if (std::ferror(f))
-        throw LoaderError{ErrorKind::transient,
-                          "reading " + path + " failed: " +
-                            std::strerror(errno)};
+      {
+        int const err = errno;
+        throw LoaderError{classify_errno(err), "reading " + path +
+                                                 " failed: " +
+                                                 std::strerror(err)};
+      }
       break;
     }
   }
