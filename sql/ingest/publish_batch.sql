@@ -76,21 +76,7 @@ begin
   -- Revisions are immutable: a (key, revision) published since this batch
   -- was validated, with other content, rejects the records carrying it,
   -- as validation would have; then the policy decides again.
-  with bad as (
-    insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail)
-    select p_batch_id, v.record_no, v.invoice_number, 'revision.conflict',
-           format('invoice %s revision %s was published by batch %s with different content',
-                  v.invoice_number, v.revision, cv.batch_id)
-    from staging.invoice_valid as v
-    join core.invoice_version as cv
-      on cv.source = v_batch.source and cv.invoice_number = v.invoice_number
-     and cv.revision = v.revision
-    where v.batch_id = p_batch_id and cv.content_hash <> v.content_hash
-    on conflict do nothing
-    returning record_no)
-  delete from staging.invoice_valid as v
-   using bad where v.batch_id = p_batch_id and v.record_no = bad.record_no;
-  get diagnostics v_conflicts = row_count;
+  v_conflicts := ingest.reject_revision_conflicts(p_batch_id, v_batch.source);
   if v_conflicts > 0 then
     select count(distinct r.record_no)::integer into v_rejected
     from ingest.rejection_row as r where r.batch_id = p_batch_id and r.record_no > 0;

@@ -205,19 +205,7 @@ begin
      and r.rule = 'duplicate.conflict';
 
   -- 4. Revisions are immutable: a published (key, revision) with other content.
-  with bad as (
-    insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail)
-    select p_batch_id, v.record_no, v.invoice_number, 'revision.conflict',
-           format('invoice %s revision %s was published by batch %s with different content',
-                  v.invoice_number, v.revision, cv.batch_id)
-    from staging.invoice_valid as v
-    join core.invoice_version as cv
-      on cv.source = v_batch.source and cv.invoice_number = v.invoice_number
-     and cv.revision = v.revision
-    where v.batch_id = p_batch_id and cv.content_hash <> v.content_hash
-    returning record_no)
-  delete from staging.invoice_valid as v
-   using bad where v.batch_id = p_batch_id and v.record_no = bad.record_no;
+  perform ingest.reject_revision_conflicts(p_batch_id, v_batch.source);
 
   -- 5. Reconciliation against the manifest.
   select count(distinct l.invoice_number)::integer,
