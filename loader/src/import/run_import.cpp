@@ -96,6 +96,7 @@ LoadOutcome quarantined(db::Steps &steps, db::Attempt const &at,
           "batch " + std::to_string(at.batch_id) +
             " is quarantined; nothing was published:" + reasons};
 }
+
 /// One step from the batch's current checkpoint; returns the outcome when
 /// the run is over, nothing when there is a next step.
 std::optional<LoadOutcome> advance(db::Steps &steps, LoadRequest const &rq,
