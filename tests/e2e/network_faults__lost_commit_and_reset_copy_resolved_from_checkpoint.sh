@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The COMMIT of the publishing transaction is lost on the wire (through
-# tests/tools/fault_proxy), both ways:
+# Faults on the wire, through tests/tools/fault_proxy.  The COMMIT of the
+# publishing transaction is lost both ways:
 #   request lost: the server never sees COMMIT and rolls back; the loader
 #     gets an in-doubt error, reconnects, finds the batch still validated
 #     (pg_xact_status: aborted) and publishes it: exit 0, published once;
 #   reply lost: the server committed; the loader, in doubt, reconnects,
 #     finds the batch published and does not publish again: exit 0, one
-#     version set, one notification.
+#     version set, one notification;
+# and the connection is reset in the middle of the COPY.
 source "$(dirname "$0")/lib.sh"
 [[ -x $FAULT_PROXY ]] || fail "no fault proxy at $FAULT_PROXY (build with BUILD_TESTING=ON)"
 
@@ -58,4 +59,23 @@ for how in request reply; do
     "$(q "select count(*) from ingest.batch_event_overview as e join ingest.batch as b using (batch_id)
           where b.source = '$src' and e.to_state = 'published'")"
 done
+
+# The network resets mid-COPY (after 200,000 bytes of the session): the
+# loader reconnects, finds the batch still received (the COPY's transaction
+# died with the connection) and stages it again.
+src=lost-copy
+register_source "$src" --start-date 2026-11-28
+csv=$("$REPO/scripts/gen-invoices.sh" --source "$src" "$WORK/copy" 2026-11-28 20000)
+total=$(sed 's/.*"control_total":"\([-0-9.]*\)".*/\1/' "$csv.manifest.json")
+set_mode "once:close_after_bytes 200000"
+via_proxy load --source "$src" --business-date 2026-11-28 --input "$csv"
+expect_rc 0
+grep -q "fault close_after_bytes" "$WORK/proxy.log" || fail "copy: the fault was not injected"
+expect_output_has "session resumed"
+expect_output_has "state=received"
+expect_eq "copy: published once" "20000|$total" \
+  "$(q "select count(*) || '|' || sum(gross_amount) from reporting.invoice where source = '$src'")"
+expect_eq "copy: staged once" 20000 \
+  "$(q "select count(*) from staging.invoice_line as l join ingest.batch as b using (batch_id)
+        where b.source = '$src'")"
 check_invariants
