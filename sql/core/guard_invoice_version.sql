@@ -1,0 +1,39 @@
+-- core.guard_invoice_version: a published version is history.  The only
+-- change a version row may take is its supersession (is_current from true
+-- to false, with the batch and time that superseded it); any other UPDATE
+-- raises IV210.  DELETE is left to the owner's maintenance (revert,
+-- retention), which no role but invoice_owner can do.
+-- Trigger function; installed with its trigger below (re-applied by
+-- migrate, like every file of sql/).
+create or replace function core.guard_invoice_version()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if (new.source, new.invoice_number, new.revision, new.status, new.document_type,
+      new.customer_id, new.invoice_date, new.due_date, new.currency, new.net_amount,
+      new.tax_amount, new.gross_amount, new.description, new.content_hash, new.batch_id,
+      new.record_no, new.supersedes_revision, new.published_at)
+     is distinct from
+     (old.source, old.invoice_number, old.revision, old.status, old.document_type,
+      old.customer_id, old.invoice_date, old.due_date, old.currency, old.net_amount,
+      old.tax_amount, old.gross_amount, old.description, old.content_hash, old.batch_id,
+      old.record_no, old.supersedes_revision, old.published_at)
+     or not (old.is_current and not new.is_current) then
+    raise exception 'invoice % revision % of source %: a published version is not updated in place',
+                    old.invoice_number, old.revision, old.source
+      using errcode = 'IV210',
+            detail  = 'Only its supersession (is_current true -> false) may be recorded.',
+            hint    = 'Publish a higher revision instead.';
+  end if;
+  return new;
+end;
+$$;
+comment on function core.guard_invoice_version() is
+  E'Trigger: versions are immutable but for their supersession.\nErrors: IV210.';
+revoke all on function core.guard_invoice_version() from public;
+
+create or replace trigger invoice_version_is_history
+  before update on core.invoice_version
+  for each row execute function core.guard_invoice_version();
