@@ -144,11 +144,14 @@ begin
           left join core.invoice_version as cur
             on cur.source = v_batch.source and cur.invoice_number = v.invoice_number
            and cur.is_current
-          left join lateral (
-            select pv.revision from core.invoice_version as pv
-             where pv.source = v_batch.source and pv.invoice_number = v.invoice_number
-               and pv.superseded_by_batch_id = p_batch_id and pv.superseded_at = v_now
-             order by pv.revision desc limit 1) as prev on true
+          -- the versions the UPDATE above just superseded, found once by
+          -- their batch (an aggregate, not a lookup per record: with stale
+          -- statistics a per-record lookup became a scan per record)
+          left join (
+            select pv.invoice_number, max(pv.revision) as revision
+            from core.invoice_version as pv
+            where pv.superseded_by_batch_id = p_batch_id and pv.source = v_batch.source
+            group by pv.invoice_number) as prev on prev.invoice_number = v.invoice_number
           where v.batch_id = p_batch_id and not v.is_duplicate
             and not exists (select from core.invoice_version as e
                             where e.source = v_batch.source and e.invoice_number = v.invoice_number
