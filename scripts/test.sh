@@ -107,4 +107,9 @@ printf '\n==> summary\n'
 for i in "${!names[@]}"; do
   printf 'summary: %-13s %s\n' "${names[$i]}" "${outcomes[$i]}"
 done
+passed_stages=0 failed_stages=0
+for o in "${outcomes[@]}"; do
+  case $o in ok) passed_stages=$((passed_stages + 1)) ;; FAILED*) failed_stages=$((failed_stages + 1)) ;; esac
+done
+echo "stages: $passed_stages passed, $failed_stages failed"
 exit "$failed"
