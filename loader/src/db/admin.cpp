@@ -126,7 +126,9 @@ std::string status_text(pqxx::connection_base &cx,
              "select b.batch_id as batch, b.source, b.business_date, b.state, "
              "b.record_count as records, b.control_total, "
              "b.accepted_count as accepted, b.rejected_count as rejected, "
-             "b.attempts, left(b.last_error, 60) as last_error "
+             "b.attempts, "
+             "left(regexp_replace(b.last_error, '\\s+', ' ', 'g'), 70) "
+             "as last_error "
              "from ingest.batch_overview as b "
              "where ($1::text is null or b.source = $1) "
              "and ($2::bigint is null or b.batch_id = $2) "
@@ -148,7 +150,9 @@ std::string status_text(pqxx::connection_base &cx,
                "select a.attempt_no as attempt, a.run_id, a.host, a.pid, "
                "a.outcome, a.error_class, a.sqlstate, "
                "round(extract(epoch from a.finished_at - a.started_at) "
-               "* 1000) as ms, left(a.message, 60) as message "
+               "* 1000) as ms, "
+               "left(regexp_replace(a.message, '\\s+', ' ', 'g'), 70) "
+               "as message "
                "from ingest.attempt_overview as a where a.batch_id = $1 "
                "order by a.attempt_no",
                *batch_id))
