@@ -294,20 +294,4 @@ std::vector<Rejection> Steps::rejections(std::int64_t batch_id, int limit)
   }
 }
 
-std::string Steps::batch_state(std::int64_t batch_id)
-{
-  try
-  {
-    pqxx::read_transaction tx{cx()};
-    return tx
-      .exec_params1("select state from ingest.batch_overview "
-                    "where batch_id = $1",
-                    batch_id)[0]
-      .as<std::string>();
-  }
-  catch (...)
-  {
-    rethrow_classified("reading batch " + std::to_string(batch_id));
-  }
-}
 } // namespace loader::db

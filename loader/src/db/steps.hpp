@@ -116,8 +116,6 @@ public:
                       std::string const &sqlstate,
                       std::string const &message);
   std::vector<Rejection> rejections(std::int64_t batch_id, int limit);
-  /// "published: 20 records ..." from the batch's recorded counts.
-  std::string batch_state(std::int64_t batch_id);
 
 private:
   pqxx::connection_base &cx();
