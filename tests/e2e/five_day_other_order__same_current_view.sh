@@ -25,36 +25,8 @@ psql -X -q -v ON_ERROR_STOP=1 -d postgres \
 trap 'psql -X -q -d postgres -c "drop database if exists $documented_db" >/dev/null 2>&1 || true
       rm -rf "$WORK"' EXIT
 
-batch_of() { q "select batch_id from ingest.batch_overview where source = '$src' and file_name = '$1'"; }
-state_of() { q "select state from ingest.batch_overview where batch_id = $1"; }
-current_view() {
-  q "select coalesce(string_agg(invoice_number || ' r' || revision || ' ' || gross_amount, ', '
-                                order by invoice_number), '')
-     from reporting.invoice where source = '$src'"
-}
-totals() { q "select count(*) || ' invoices, ' || coalesce(sum(gross_amount), 0) || ' gross'
-              from reporting.invoice where source = '$src'"; }
-versions() {
-  q "select string_agg(format('r%s %s %s %s b%s sup:%s', revision, status, gross_amount,
-                              case when is_current then 'current' else 'history' end, batch_id,
-                              coalesce('b' || superseded_by_batch_id, '-')), '; ' order by revision)
-     from reporting.invoice_version where source = '$src' and invoice_number = '$1'"
-}
-counts() {
-  q "select format('ins=%s amd=%s void=%s unch=%s late=%s dup=%s rej=%s rec=%s gross=%s',
-                   c->>'inserted', c->>'amended', c->>'voided', c->>'unchanged', c->>'late',
-                   c->>'duplicates', c->>'rejected', c->>'records', c->>'accepted_gross')
-     from (select merge_counts as c from ingest.batch_overview where batch_id = $1) as x"
-}
-published_batches() {
-  q "select coalesce(string_agg('b' || batch_id, ' ' order by notification_id), '')
-     from ingest.notification where kind = 'batch_published'"
-}
-quarantined_batches() {
-  q "select coalesce(string_agg('b' || batch_id, ' ' order by notification_id), '')
-     from ingest.notification where kind = 'batch_quarantined'"
-}
-version_count() { q "select count(*) from reporting.invoice_version where source = '$src'"; }
+# shellcheck source=tests/e2e/five_day_lib.sh
+source "$(dirname "$0")/five_day_lib.sh"
 rejections() {
   q "select coalesce(string_agg(record_no || ' ' || coalesce(invoice_number, '') || ' ' || rule, '; '
                                 order by record_no, rule), '')
@@ -71,9 +43,6 @@ canonical_versions() {
   q "select source, invoice_number, revision, status, document_type, customer_id, invoice_date,
             due_date, currency, net_amount, tax_amount, gross_amount, description, is_current
      from reporting.invoice_version order by 1, 2, 3"
-}
-load_day() {  # load_day FILE DATE
-  load --source "$src" --business-date "$2" --input "$fx/$1"
 }
 
 # --- The documented order, in the second database ---------------------------
