@@ -63,6 +63,24 @@ if [[ $before != "$after" ]]; then
   exit 1
 fi
 
+# 1b. The schema as migrate leaves it, against the committed
+#     tests/schema.sql: drift shows in review.  After an intended change:
+#     UPDATE_SCHEMA=1 tests/run-sql-tests.sh (inside scripts/with-tmp-pg.sh).
+schema_dump() {
+  pg_dump --schema-only --no-comments -d "$tpl" | grep -Ev '^\\(un)?restrict |^-- Dumped (from|by) '
+}
+if [[ ${UPDATE_SCHEMA:-} == 1 ]]; then
+  schema_dump >tests/schema.sql
+  echo "run-sql-tests: tests/schema.sql rewritten"
+elif ! diff -u tests/schema.sql <(schema_dump) >"${TMPDIR:-/tmp}/schema.diff.$$"; then
+  echo "run-sql-tests: the migrated schema differs from tests/schema.sql:" >&2
+  cat "${TMPDIR:-/tmp}/schema.diff.$$" >&2
+  rm -f "${TMPDIR:-/tmp}/schema.diff.$$"
+  echo "run-sql-tests: if the change is intended, regenerate it with UPDATE_SCHEMA=1" >&2
+  exit 1
+fi
+rm -f "${TMPDIR:-/tmp}/schema.diff.$$"
+
 # 2. pgTAP in its own schema: migration 0001 revokes PUBLIC's rights on
 #    schema public, and the tests call pgTAP after `set local role`.
 "${psql_tpl[@]}" <<'SQL'
