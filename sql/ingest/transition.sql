@@ -2,7 +2,8 @@
 -- compare-and-set, and record the event.  Called by the entry points inside
 -- the transaction that did the step's work, so a checkpoint never lies.
 -- Legal: received->staged->validated->published; received|staged|validated
--- ->quarantined; published->reverted; quarantined->received (replay).
+-- ->quarantined; published->reverted; quarantined->received (replay);
+-- staged|validated->received (staged rows lost in a crash: restage).
 -- Locks: the batch row (update).
 -- Errors: IV202 transition not in the state machine; IV201 the batch is not
 -- in p_from (someone else moved it); IV208 no such batch.
@@ -22,7 +23,8 @@ begin
   if p_from is null or p_to is null or (p_from, p_to) not in (('received', 'staged'), ('staged', 'validated'),
                             ('validated', 'published'), ('received', 'quarantined'),
                             ('staged', 'quarantined'), ('validated', 'quarantined'),
-                            ('published', 'reverted'), ('quarantined', 'received')) then
+                            ('published', 'reverted'), ('quarantined', 'received'),
+                            ('staged', 'received'), ('validated', 'received')) then
     raise exception 'illegal transition of batch % from % to %', p_batch_id, p_from, p_to
       using errcode = 'IV202',
             detail  = 'The batch state machine is received -> staged -> validated -> published, or quarantined.';

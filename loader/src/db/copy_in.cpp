@@ -1,5 +1,7 @@
 #include "db/copy_in.hpp"
 
+#include <cstdlib>
+
 #include "core/errors.hpp"
 #include "core/failpoint.hpp"
 #include "db/raw_connection.hpp"
@@ -60,7 +62,7 @@ void CopyIn::flush()
   m_buffer.clear();
 }
 
-void CopyIn::finish()
+std::uint64_t CopyIn::finish()
 {
   flush();
   m_open = false;
@@ -69,9 +71,12 @@ void CopyIn::finish()
                       "COPY could not be ended: " + error_of(pg(m_conn))};
   std::string state, message;
   bool failed = false;
+  std::uint64_t stored = 0;
   while (PGresult *res = PQgetResult(pg(m_conn)))
   {
-    if (PQresultStatus(res) != PGRES_COMMAND_OK and not failed)
+    if (PQresultStatus(res) == PGRES_COMMAND_OK)
+      stored = std::strtoull(PQcmdTuples(res), nullptr, 10);
+    else if (not failed)
     {
       failed = true;
       char const *s = PQresultErrorField(res, PG_DIAG_SQLSTATE);
@@ -87,6 +92,7 @@ void CopyIn::finish()
                                    : classify_sqlstate(state);
     throw LoaderError{kind, "COPY failed: " + message, state};
   }
+  return stored;
 }
 
 void CopyIn::abort(std::string const &why) noexcept

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include <pqxx/transaction>
@@ -22,9 +23,10 @@ public:
   /// Buffer bytes; sent when the buffer is full.
   void write(char const *data, std::size_t size);
   void write(std::string const &s) { write(s.data(), s.size()); }
-  /// Send the rest and end the COPY; throws LoaderError with the
+  /// Send the rest and end the COPY; returns the number of rows the
+  /// server says it stored (its command tag).  Throws LoaderError with the
   /// server's SQLSTATE if the server rejected the data.
-  void finish();
+  std::uint64_t finish();
   /// End the COPY with an error of ours (the server aborts it).
   void abort(std::string const &why) noexcept;
 

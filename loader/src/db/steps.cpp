@@ -175,16 +175,17 @@ void Steps::stage(
     std::string sql{"copy staging.invoice_line (batch_id, record_no"};
     for (std::string const &c : columns) sql += ", " + tx.quote_name(c);
     sql += ") from stdin (format csv)";
-    std::uint64_t sent = 0;
+    std::uint64_t sent = 0, stored = 0;
     {
       CopyIn copy{tx, sql};
       sent = produce([&copy](char const *data, std::size_t size) {
         copy.write(data, size);
       });
-      copy.finish();
+      stored = copy.finish();
     }
-    tx.exec_params("select ingest.mark_staged($1, $2, $3)", batch_id,
-                    attempt_id, static_cast<long long>(sent));
+    tx.exec_params("select ingest.mark_staged($1, $2, $3, $4)", batch_id,
+                   attempt_id, static_cast<long long>(sent),
+                   static_cast<long long>(stored));
     m_xid = xid_of(tx);
     tx.commit();
   }

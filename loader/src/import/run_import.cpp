@@ -131,6 +131,13 @@ std::optional<LoadOutcome> advance(db::Steps &steps, LoadRequest const &rq,
   {
     db::StepResult const r{steps.validate(at.batch_id, at.attempt_id)};
     at.state = r.state;
+    if (at.state == "received")
+    {
+      log.warn("staged records lost in a server crash; staging the file "
+               "again",
+               {{"batch", batch}});
+      return std::nullopt;
+    }
     log.info("batch validated", {{"batch", batch},
                                  {"state", r.state},
                                  {"accepted", std::to_string(r.accepted)},
@@ -154,6 +161,13 @@ std::optional<LoadOutcome> advance(db::Steps &steps, LoadRequest const &rq,
                          " to publish: " + r.summary};
     }
     at.state = r.state;
+    if (r.outcome == "restage")
+    {
+      log.warn("staged records lost in a server crash; staging the file "
+               "again",
+               {{"batch", batch}});
+      return std::nullopt;
+    }
     if (r.outcome == "published" or r.outcome == "already_published")
     {
       steps.finish_attempt(at.attempt_id, r.outcome, "", "", "");

@@ -12,7 +12,7 @@ with f(name, args, loader, operator) as (values
   ('begin_attempt', array['text', 'date', 'text', 'bigint', 'text', 'boolean', 'text[]', 'jsonb',
                           'text', 'bigint', 'text', 'uuid', 'text', 'integer', 'bigint'], true, false),
   ('resume_attempt', array['bigint', 'text'], true, false),
-  ('mark_staged', array['bigint', 'bigint', 'bigint'], true, false),
+  ('mark_staged', array['bigint', 'bigint', 'bigint', 'bigint'], true, false),
   ('validate_batch', array['bigint', 'bigint'], true, false),
   ('publish_batch', array['bigint', 'bigint'], true, false),
   ('finish_attempt', array['bigint', 'text', 'text', 'text', 'text'], true, false),

@@ -13,7 +13,7 @@ from (values ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'bo
                                      'jsonb', 'text', 'bigint', 'text', 'uuid', 'text', 'integer',
                                      'bigint']),
              ('resume_attempt', array['bigint', 'text']),
-             ('mark_staged', array['bigint', 'bigint', 'bigint']),
+             ('mark_staged', array['bigint', 'bigint', 'bigint', 'bigint']),
              ('validate_batch', array['bigint', 'bigint']),
              ('publish_batch', array['bigint', 'bigint']),
              ('finish_attempt', array['bigint', 'text', 'text', 'text', 'text'])) as f(name, args);

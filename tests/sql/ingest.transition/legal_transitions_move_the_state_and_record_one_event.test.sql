@@ -1,10 +1,11 @@
--- ingest.transition: each of the eight legal moves of the state machine
+-- ingest.transition: each of the ten legal moves of the state machine
 -- (received->staged->validated->published, received|staged|validated->
--- quarantined, published->reverted, quarantined->received) sets the batch's
+-- quarantined, published->reverted, quarantined->received, staged|validated
+-- ->received when a crash took the staged rows) sets the batch's
 -- state and writes exactly one ingest.batch_event row with the from and to
 -- states, the attempt and the detail.
 begin;
-select plan(16);
+select plan(20);
 
 select tests.make_source() as source \gset
 
@@ -15,7 +16,8 @@ select p.from_state, p.to_state,
 from (values ('received', 'staged'), ('staged', 'validated'), ('validated', 'published'),
              ('received', 'quarantined'), ('staged', 'quarantined'),
              ('validated', 'quarantined'), ('published', 'reverted'),
-             ('quarantined', 'received')) as p(from_state, to_state);
+             ('quarantined', 'received'), ('staged', 'received'),
+             ('validated', 'received')) as p(from_state, to_state);
 update legal set attempt_id = tests.make_attempt(batch_id);
 
 do $$

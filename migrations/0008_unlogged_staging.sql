@@ -1,0 +1,30 @@
+-- 0008: staging for speed (issue 5, docs/PERFORMANCE.md).
+--
+-- UNLOGGED: no WAL for the COPY, the typed rows and their deletion (455 MB
+-- of the 1.1 GB of WAL a million-record load wrote).  A server crash empties
+-- both tables; ingest.validate_batch and ingest.publish_batch then find the
+-- batch's rows gone and send it back to received (ingest.restage_lost_batch),
+-- so a staged or validated checkpoint never stands on rows that are not
+-- there (DESIGN.md decision 3).  The raw rows of a published batch stay
+-- until a crash; what a clerk needs of a rejection is in ingest.rejection_row.
+--
+-- No primary key on (batch_id, record_no): maintaining it cost 1.5 to 3 s
+-- of a million-record COPY, more than the rest of the COPY's server work.
+-- Record numbers are unique by construction: the loader numbers the records
+-- it sends, the COPY and its checkpoint (ingest.mark_staged, which compares
+-- the COPY's row count with what was sent) are one transaction, and nothing
+-- else writes staging.  The steps read a batch's rows by batch_id, which a
+-- BRIN index serves at next to no cost: a batch arrives as whole pages.
+set local role invoice_owner;
+
+alter table staging.invoice_line drop constraint invoice_line_pkey;
+alter table staging.invoice_valid drop constraint invoice_valid_pkey;
+create index invoice_line_batch on staging.invoice_line using brin (batch_id);
+create index invoice_valid_batch on staging.invoice_valid using brin (batch_id);
+alter table staging.invoice_line set unlogged;
+alter table staging.invoice_valid set unlogged;
+
+-- ingest.mark_staged takes the COPY's own row count: the old signature goes
+-- (sql/ingest/mark_staged.sql creates the new one; on a new database the
+-- functions of sql/ do not exist yet, hence IF EXISTS).
+drop function if exists ingest.mark_staged(bigint, bigint, bigint);
