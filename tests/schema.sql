@@ -61,6 +61,19 @@ CREATE SCHEMA staging;
 ALTER SCHEMA staging OWNER TO invoice_owner;
 
 --
+-- Name: check_invoice_version_refs(); Type: FUNCTION; Schema: core; Owner: invoice_owner
+--
+
+CREATE FUNCTION core.check_invoice_version_refs() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION core.check_invoice_version_refs() OWNER TO invoice_owner;
+
+--
 -- Name: guard_invoice_version(); Type: FUNCTION; Schema: core; Owner: invoice_owner
 --
 
@@ -72,6 +85,19 @@ CREATE FUNCTION core.guard_invoice_version() RETURNS trigger
 
 
 ALTER FUNCTION core.guard_invoice_version() OWNER TO invoice_owner;
+
+--
+-- Name: keep_referenced_rows(); Type: FUNCTION; Schema: core; Owner: invoice_owner
+--
+
+CREATE FUNCTION core.keep_referenced_rows() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION core.keep_referenced_rows() OWNER TO invoice_owner;
 
 SET default_tablespace = '';
 
@@ -129,6 +155,19 @@ CREATE FUNCTION ingest.begin_attempt(p_source text, p_business_date date, p_sha2
 ALTER FUNCTION ingest.begin_attempt(p_source text, p_business_date date, p_sha256 text, p_size_bytes bigint, p_file_name text, p_had_bom boolean, p_columns text[], p_problems jsonb, p_manifest text, p_expect_count bigint, p_expect_total text, p_run_id uuid, p_host text, p_pid integer, p_file_records bigint) OWNER TO invoice_owner;
 
 --
+-- Name: failing_records(bigint, date); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.failing_records(p_batch_id bigint, p_business_date date) RETURNS TABLE(record_no integer, rules text[])
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.failing_records(p_batch_id bigint, p_business_date date) OWNER TO invoice_owner;
+
+--
 -- Name: finish_attempt(bigint, text, text, text, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -167,17 +206,29 @@ CREATE FUNCTION ingest.is_iso_date(p text) RETURNS boolean
 ALTER FUNCTION ingest.is_iso_date(p text) OWNER TO invoice_owner;
 
 --
--- Name: mark_staged(bigint, bigint, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+-- Name: is_plain_decimal(text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
-CREATE FUNCTION ingest.mark_staged(p_batch_id bigint, p_attempt_id bigint, p_sent bigint) RETURNS void
+CREATE FUNCTION ingest.is_plain_decimal(p text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.is_plain_decimal(p text) OWNER TO invoice_owner;
+
+--
+-- Name: mark_staged(bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.mark_staged(p_batch_id bigint, p_attempt_id bigint, p_sent bigint, p_copied bigint DEFAULT NULL::bigint) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS <body in sql/>
 ;
 
 
-ALTER FUNCTION ingest.mark_staged(p_batch_id bigint, p_attempt_id bigint, p_sent bigint) OWNER TO invoice_owner;
+ALTER FUNCTION ingest.mark_staged(p_batch_id bigint, p_attempt_id bigint, p_sent bigint, p_copied bigint) OWNER TO invoice_owner;
 
 --
 -- Name: parse_manifest(text, bigint, text, boolean, text, date, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -199,6 +250,7 @@ ALTER FUNCTION ingest.parse_manifest(p_manifest text, p_expect_count bigint, p_e
 CREATE FUNCTION ingest.publish_batch(p_batch_id bigint, p_attempt_id bigint) RETURNS TABLE(outcome text, state text, counts jsonb)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
+    SET work_mem TO '256MB'
     AS <body in sql/>
 ;
 
@@ -232,6 +284,19 @@ CREATE FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source tex
 ALTER FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source text) OWNER TO invoice_owner;
 
 --
+-- Name: restage_lost_batch(bigint, text, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.restage_lost_batch(p_batch_id bigint, p_from text, p_attempt_id bigint) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.restage_lost_batch(p_batch_id bigint, p_from text, p_attempt_id bigint) OWNER TO invoice_owner;
+
+--
 -- Name: resume_attempt(bigint, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -243,6 +308,19 @@ CREATE FUNCTION ingest.resume_attempt(p_attempt_id bigint, p_xid text DEFAULT NU
 
 
 ALTER FUNCTION ingest.resume_attempt(p_attempt_id bigint, p_xid text) OWNER TO invoice_owner;
+
+--
+-- Name: staged_totals(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.staged_totals(p_batch_id bigint) RETURNS TABLE(distinct_keys integer, gross_sum numeric, unreadable integer)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.staged_totals(p_batch_id bigint) OWNER TO invoice_owner;
 
 --
 -- Name: status_report(text, bigint, integer); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -277,6 +355,7 @@ ALTER FUNCTION ingest.transition(p_batch_id bigint, p_from text, p_to text, p_at
 CREATE FUNCTION ingest.validate_batch(p_batch_id bigint, p_attempt_id bigint) RETURNS TABLE(state text, accepted integer, rejected integer)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
+    SET work_mem TO '256MB'
     AS <body in sql/>
 ;
 
@@ -722,7 +801,7 @@ ALTER TABLE reporting.invoice_version OWNER TO invoice_owner;
 -- Name: invoice_line; Type: TABLE; Schema: staging; Owner: invoice_owner
 --
 
-CREATE TABLE staging.invoice_line (
+CREATE UNLOGGED TABLE staging.invoice_line (
     batch_id bigint NOT NULL,
     record_no integer NOT NULL,
     invoice_number text,
@@ -763,7 +842,7 @@ ALTER TABLE staging.invoice_line OWNER TO invoice_owner;
 -- Name: invoice_valid; Type: TABLE; Schema: staging; Owner: invoice_owner
 --
 
-CREATE TABLE staging.invoice_valid (
+CREATE UNLOGGED TABLE staging.invoice_valid (
     batch_id bigint NOT NULL,
     record_no integer NOT NULL,
     invoice_number text NOT NULL,
@@ -890,22 +969,6 @@ ALTER TABLE ONLY loader_meta.schema_migration
 
 
 --
--- Name: invoice_line invoice_line_pkey; Type: CONSTRAINT; Schema: staging; Owner: invoice_owner
---
-
-ALTER TABLE ONLY staging.invoice_line
-    ADD CONSTRAINT invoice_line_pkey PRIMARY KEY (batch_id, record_no);
-
-
---
--- Name: invoice_valid invoice_valid_pkey; Type: CONSTRAINT; Schema: staging; Owner: invoice_owner
---
-
-ALTER TABLE ONLY staging.invoice_valid
-    ADD CONSTRAINT invoice_valid_pkey PRIMARY KEY (batch_id, record_no);
-
-
---
 -- Name: invoice_version_batch; Type: INDEX; Schema: core; Owner: invoice_owner
 --
 
@@ -955,6 +1018,20 @@ CREATE INDEX batch_source_date ON ingest.batch USING btree (source, business_dat
 
 
 --
+-- Name: invoice_line_batch; Type: INDEX; Schema: staging; Owner: invoice_owner
+--
+
+CREATE INDEX invoice_line_batch ON staging.invoice_line USING brin (batch_id);
+
+
+--
+-- Name: invoice_valid_batch; Type: INDEX; Schema: staging; Owner: invoice_owner
+--
+
+CREATE INDEX invoice_valid_batch ON staging.invoice_valid USING brin (batch_id);
+
+
+--
 -- Name: invoice_version invoice_version_is_history; Type: TRIGGER; Schema: core; Owner: invoice_owner
 --
 
@@ -962,35 +1039,59 @@ CREATE TRIGGER invoice_version_is_history BEFORE UPDATE ON core.invoice_version 
 
 
 --
--- Name: invoice_version invoice_version_batch_id_fkey; Type: FK CONSTRAINT; Schema: core; Owner: invoice_owner
+-- Name: invoice_version invoice_version_refs_insert; Type: TRIGGER; Schema: core; Owner: invoice_owner
 --
 
-ALTER TABLE ONLY core.invoice_version
-    ADD CONSTRAINT invoice_version_batch_id_fkey FOREIGN KEY (batch_id) REFERENCES ingest.batch(batch_id);
-
-
---
--- Name: invoice_version invoice_version_currency_fkey; Type: FK CONSTRAINT; Schema: core; Owner: invoice_owner
---
-
-ALTER TABLE ONLY core.invoice_version
-    ADD CONSTRAINT invoice_version_currency_fkey FOREIGN KEY (currency) REFERENCES ingest.currency(code);
+CREATE TRIGGER invoice_version_refs_insert AFTER INSERT ON core.invoice_version REFERENCING NEW TABLE AS written FOR EACH STATEMENT EXECUTE FUNCTION core.check_invoice_version_refs();
 
 
 --
--- Name: invoice_version invoice_version_source_fkey; Type: FK CONSTRAINT; Schema: core; Owner: invoice_owner
+-- Name: invoice_version invoice_version_refs_update; Type: TRIGGER; Schema: core; Owner: invoice_owner
 --
 
-ALTER TABLE ONLY core.invoice_version
-    ADD CONSTRAINT invoice_version_source_fkey FOREIGN KEY (source) REFERENCES ingest.source(source);
+CREATE TRIGGER invoice_version_refs_update AFTER UPDATE ON core.invoice_version REFERENCING NEW TABLE AS written FOR EACH STATEMENT EXECUTE FUNCTION core.check_invoice_version_refs();
 
 
 --
--- Name: invoice_version invoice_version_superseded_by_batch_id_fkey; Type: FK CONSTRAINT; Schema: core; Owner: invoice_owner
+-- Name: batch batch_keep_referenced; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
 --
 
-ALTER TABLE ONLY core.invoice_version
-    ADD CONSTRAINT invoice_version_superseded_by_batch_id_fkey FOREIGN KEY (superseded_by_batch_id) REFERENCES ingest.batch(batch_id);
+CREATE TRIGGER batch_keep_referenced AFTER DELETE ON ingest.batch REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION core.keep_referenced_rows();
+
+
+--
+-- Name: batch batch_keep_referenced_truncate; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TRIGGER batch_keep_referenced_truncate BEFORE TRUNCATE ON ingest.batch FOR EACH STATEMENT EXECUTE FUNCTION core.keep_referenced_rows();
+
+
+--
+-- Name: currency currency_keep_referenced; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TRIGGER currency_keep_referenced AFTER DELETE ON ingest.currency REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION core.keep_referenced_rows();
+
+
+--
+-- Name: currency currency_keep_referenced_truncate; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TRIGGER currency_keep_referenced_truncate BEFORE TRUNCATE ON ingest.currency FOR EACH STATEMENT EXECUTE FUNCTION core.keep_referenced_rows();
+
+
+--
+-- Name: source source_keep_referenced; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TRIGGER source_keep_referenced AFTER DELETE ON ingest.source REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION core.keep_referenced_rows();
+
+
+--
+-- Name: source source_keep_referenced_truncate; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TRIGGER source_keep_referenced_truncate BEFORE TRUNCATE ON ingest.source FOR EACH STATEMENT EXECUTE FUNCTION core.keep_referenced_rows();
 
 
 --
@@ -1089,10 +1190,24 @@ GRANT USAGE ON SCHEMA staging TO invoice_loader;
 
 
 --
+-- Name: FUNCTION check_invoice_version_refs(); Type: ACL; Schema: core; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION core.check_invoice_version_refs() FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION guard_invoice_version(); Type: ACL; Schema: core; Owner: invoice_owner
 --
 
 REVOKE ALL ON FUNCTION core.guard_invoice_version() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION keep_referenced_rows(); Type: ACL; Schema: core; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION core.keep_referenced_rows() FROM PUBLIC;
 
 
 --
@@ -1109,6 +1224,13 @@ GRANT ALL ON FUNCTION ingest.add_source(p_source text, p_policy text, p_max_reje
 
 REVOKE ALL ON FUNCTION ingest.begin_attempt(p_source text, p_business_date date, p_sha256 text, p_size_bytes bigint, p_file_name text, p_had_bom boolean, p_columns text[], p_problems jsonb, p_manifest text, p_expect_count bigint, p_expect_total text, p_run_id uuid, p_host text, p_pid integer, p_file_records bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION ingest.begin_attempt(p_source text, p_business_date date, p_sha256 text, p_size_bytes bigint, p_file_name text, p_had_bom boolean, p_columns text[], p_problems jsonb, p_manifest text, p_expect_count bigint, p_expect_total text, p_run_id uuid, p_host text, p_pid integer, p_file_records bigint) TO invoice_loader;
+
+
+--
+-- Name: FUNCTION failing_records(p_batch_id bigint, p_business_date date); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.failing_records(p_batch_id bigint, p_business_date date) FROM PUBLIC;
 
 
 --
@@ -1136,11 +1258,18 @@ REVOKE ALL ON FUNCTION ingest.is_iso_date(p text) FROM PUBLIC;
 
 
 --
--- Name: FUNCTION mark_staged(p_batch_id bigint, p_attempt_id bigint, p_sent bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+-- Name: FUNCTION is_plain_decimal(p text); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
-REVOKE ALL ON FUNCTION ingest.mark_staged(p_batch_id bigint, p_attempt_id bigint, p_sent bigint) FROM PUBLIC;
-GRANT ALL ON FUNCTION ingest.mark_staged(p_batch_id bigint, p_attempt_id bigint, p_sent bigint) TO invoice_loader;
+REVOKE ALL ON FUNCTION ingest.is_plain_decimal(p text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION mark_staged(p_batch_id bigint, p_attempt_id bigint, p_sent bigint, p_copied bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.mark_staged(p_batch_id bigint, p_attempt_id bigint, p_sent bigint, p_copied bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.mark_staged(p_batch_id bigint, p_attempt_id bigint, p_sent bigint, p_copied bigint) TO invoice_loader;
 
 
 --
@@ -1173,11 +1302,25 @@ REVOKE ALL ON FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_sou
 
 
 --
+-- Name: FUNCTION restage_lost_batch(p_batch_id bigint, p_from text, p_attempt_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.restage_lost_batch(p_batch_id bigint, p_from text, p_attempt_id bigint) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION resume_attempt(p_attempt_id bigint, p_xid text); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
 REVOKE ALL ON FUNCTION ingest.resume_attempt(p_attempt_id bigint, p_xid text) FROM PUBLIC;
 GRANT ALL ON FUNCTION ingest.resume_attempt(p_attempt_id bigint, p_xid text) TO invoice_loader;
+
+
+--
+-- Name: FUNCTION staged_totals(p_batch_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.staged_totals(p_batch_id bigint) FROM PUBLIC;
 
 
 --

@@ -8,6 +8,8 @@
 -- Order: a business date publishes only when every earlier date of the
 -- source is published (watermark + 1, or the start date); otherwise the batch
 -- stays validated and the outcome is 'waiting'.
+-- Staged rows lost in a server crash (unlogged staging): the batch goes back
+-- to received, outcome 'restage', and the load stages the file again.
 -- Idempotent: a published batch returns 'already_published' and writes
 -- nothing.  A revision conflict that appeared since validation rejects the
 -- records carrying it (revision.conflict) and the source's policy decides
@@ -23,6 +25,9 @@ returns table (outcome text, state text, counts jsonb)
 language plpgsql
 security definer
 set search_path = ''
+-- sorts and hashes over a whole batch stay in memory (a million records
+-- need about 200 MB; the default 4 MB spilled them to disk)
+set work_mem = '256MB'
 as $$
 declare
   v_batch       ingest.batch;
@@ -71,6 +76,17 @@ begin
     return;
   else
     v_new_mark := v_batch.business_date = v_mark.business_date + 1;
+  end if;
+
+  -- The staging tables are unlogged: after a server crash the rows this
+  -- checkpoint stands on are gone, and the batch is staged again.
+  if (v_batch.staged_count > 0
+      and not exists (select from staging.invoice_line as l where l.batch_id = p_batch_id))
+     or (v_batch.accepted_count > 0
+         and not exists (select from staging.invoice_valid as v where v.batch_id = p_batch_id)) then
+    perform ingest.restage_lost_batch(p_batch_id, 'validated', p_attempt_id);
+    return query select 'restage'::text, 'received'::text, null::jsonb;
+    return;
   end if;
 
   -- Revisions are immutable: a (key, revision) published since this batch
@@ -169,26 +185,26 @@ begin
       into v_counts
     from core.invoice_version as cv where cv.batch_id = p_batch_id;
 
+    -- Unchanged: accepted records whose (key, revision) an earlier batch
+    -- published (identical content: conflicts were rejected), found with
+    -- one join, at most one version per record (the primary key).
     select v_counts || jsonb_build_object(
-             'unchanged', count(*) filter (
-                 where not v.is_duplicate and exists (
-                   select from core.invoice_version as e
-                    where e.source = v_batch.source and e.invoice_number = v.invoice_number
-                      and e.revision = v.revision and e.batch_id <> p_batch_id)),
+             'unchanged', count(*) filter (where e.batch_id <> p_batch_id),
              'duplicates', count(*) filter (where v.is_duplicate),
              'rejected', v_batch.rejected_count,
              'records', v_batch.staged_count,
              'accepted_gross', coalesce(sum(v.gross_amount), 0),
              'unchanged_gross', coalesce(sum(v.gross_amount) filter (
-                 where not v.is_duplicate and exists (
-                   select from core.invoice_version as e
-                    where e.source = v_batch.source and e.invoice_number = v.invoice_number
-                      and e.revision = v.revision and e.batch_id <> p_batch_id)), 0),
+                 where e.batch_id <> p_batch_id), 0),
              'duplicates_gross', coalesce(sum(v.gross_amount) filter (where v.is_duplicate), 0))
       into v_counts
-    from staging.invoice_valid as v where v.batch_id = p_batch_id;
+    from staging.invoice_valid as v
+    left join core.invoice_version as e
+      on not v.is_duplicate and e.source = v_batch.source
+     and e.invoice_number = v.invoice_number and e.revision = v.revision
+    where v.batch_id = p_batch_id;
 
-    select sum(case when l.gross_amount ~ '^-?[0-9]{1,18}(\.[0-9]+)?$'
+    select sum(case when ingest.is_plain_decimal(l.gross_amount)
                     then l.gross_amount::numeric end)
       into v_rejected_gross
     from staging.invoice_line as l
