@@ -2,8 +2,12 @@
 -- checked once per statement over the rows it wrote (transition table), not
 -- with one lookup per row as a FOREIGN KEY does (migrations/0007): every
 -- source, currency, batch and superseding batch a version names exists.
+-- Like a foreign key it takes FOR KEY SHARE locks on the rows it found, so
+-- a concurrent DELETE or key change of one of them waits for this
+-- transaction (and then core.keep_referenced_rows sees the versions).
 -- core.keep_referenced_rows is the other half: a source, currency or batch
--- that a version names cannot be deleted or truncated.
+-- that a version names cannot be deleted, have its key changed, or be
+-- truncated.
 -- Trigger functions; installed with their triggers below (re-applied by
 -- migrate, like every file of sql/).
 -- Errors: 23503 (foreign_key_violation), as the foreign keys raised.
@@ -16,24 +20,38 @@ declare
   v_missing text;
 begin
   -- the distinct references first (one pass, a handful of rows), then
-  -- one lookup each
+  -- one locking lookup each: a row gone or locked away by a concurrent
+  -- delete is missing
   with refs as materialized (
     select w.source, w.currency, w.batch_id, w.superseded_by_batch_id
     from written as w
-    group by w.source, w.currency, w.batch_id, w.superseded_by_batch_id)
+    group by w.source, w.currency, w.batch_id, w.superseded_by_batch_id),
+  sources as (
+    select s.source from ingest.source as s
+    where s.source in (select r.source from refs as r)
+    for key share),
+  currencies as (
+    select c.code from ingest.currency as c
+    where c.code in (select r.currency from refs as r)
+    for key share),
+  batches as (
+    select b.batch_id from ingest.batch as b
+    where b.batch_id in (select r.batch_id from refs as r
+                         union
+                         select r.superseded_by_batch_id from refs as r)
+    for key share)
   select coalesce(
            (select format('source %L', r.source) from refs as r
-             where not exists (select from ingest.source as s where s.source = r.source) limit 1),
+             where r.source not in (select x.source from sources as x) limit 1),
            (select format('currency %L', r.currency) from refs as r
-             where not exists (select from ingest.currency as c where c.code = r.currency) limit 1),
-           (select format('batch %s', b.batch_id)
-              from (select r.batch_id from refs as r
-                    union
-                    select r.superseded_by_batch_id from refs as r
-                     where r.superseded_by_batch_id is not null) as b
-             where not exists (select from ingest.batch as x where x.batch_id = b.batch_id)
+             where r.currency not in (select x.code from currencies as x) limit 1),
+           (select format('batch %s', r.batch_id) from refs as r
+             where r.batch_id not in (select x.batch_id from batches as x) limit 1),
+           (select format('batch %s', r.superseded_by_batch_id) from refs as r
+             where r.superseded_by_batch_id not in (select x.batch_id from batches as x)
              limit 1))
     into v_missing;
+
   if v_missing is not null then
     raise exception 'core.invoice_version: % does not exist', v_missing
       using errcode = 'foreign_key_violation';
@@ -60,7 +78,10 @@ language plpgsql
 set search_path = ''
 as $$
 declare
-  v_used text;
+  v_key     text := case tg_table_name when 'currency' then 'code'
+                                       when 'batch' then 'batch_id' else 'source' end;
+  v_removed text[];
+  v_used    text;
 begin
   if tg_op = 'TRUNCATE' then
     if exists (select from core.invoice_version) then
@@ -70,42 +91,67 @@ begin
     end if;
     return null;
   end if;
+  -- the keys that are gone: deleted, or (UPDATE) changed to another one
+  if tg_op = 'DELETE' then
+    select array_agg(to_jsonb(g) ->> v_key) into v_removed from gone as g;
+  else
+    select array_agg(to_jsonb(g) ->> v_key) into v_removed from gone as g
+     where (to_jsonb(g) ->> v_key) not in (select to_jsonb(k) ->> v_key from kept as k);
+  end if;
+  if v_removed is null then
+    return null;
+  end if;
   case tg_table_name
     when 'source' then
-      select format('source %L', g.source) into v_used from gone as g
-       where exists (select from core.invoice_version as v where v.source = g.source) limit 1;
+      select format('source %L', v.source) into v_used from core.invoice_version as v
+       where v.source = any (v_removed) limit 1;
     when 'currency' then
-      select format('currency %L', g.code) into v_used from gone as g
-       where exists (select from core.invoice_version as v where v.currency = g.code) limit 1;
+      select format('currency %L', v.currency) into v_used from core.invoice_version as v
+       where v.currency = any (v_removed) limit 1;
     when 'batch' then
-      select format('batch %s', g.batch_id) into v_used from gone as g
-       where exists (select from core.invoice_version as v where v.batch_id = g.batch_id)
-          or exists (select from core.invoice_version as v
-                      where v.superseded_by_batch_id = g.batch_id)
-       limit 1;
+      select format('batch %s', x.batch_id) into v_used
+      from (select v.batch_id from core.invoice_version as v
+             where v.batch_id = any (v_removed::bigint[])
+            union all
+            select v.superseded_by_batch_id from core.invoice_version as v
+             where v.superseded_by_batch_id = any (v_removed::bigint[])) as x
+      limit 1;
   end case;
   if v_used is not null then
-    raise exception '% cannot be deleted: published versions refer to it', v_used
+    raise exception '% cannot be %: published versions refer to it', v_used,
+                    case tg_op when 'DELETE' then 'deleted' else 'renamed' end
       using errcode = 'foreign_key_violation';
   end if;
   return null;
 end;
 $$;
 comment on function core.keep_referenced_rows() is
-  E'Trigger: a source, currency or batch named by a published version stays.\nErrors: 23503.';
+  E'Trigger: a source, currency or batch named by a published version stays, with its key.\nErrors: 23503.';
 revoke all on function core.keep_referenced_rows() from public;
 
 create or replace trigger source_keep_referenced
   after delete on ingest.source
   referencing old table as gone
   for each statement execute function core.keep_referenced_rows();
+create or replace trigger source_keep_referenced_key
+  after update on ingest.source
+  referencing old table as gone new table as kept
+  for each statement execute function core.keep_referenced_rows();
 create or replace trigger currency_keep_referenced
   after delete on ingest.currency
   referencing old table as gone
   for each statement execute function core.keep_referenced_rows();
+create or replace trigger currency_keep_referenced_key
+  after update on ingest.currency
+  referencing old table as gone new table as kept
+  for each statement execute function core.keep_referenced_rows();
 create or replace trigger batch_keep_referenced
   after delete on ingest.batch
   referencing old table as gone
+  for each statement execute function core.keep_referenced_rows();
+create or replace trigger batch_keep_referenced_key
+  after update on ingest.batch
+  referencing old table as gone new table as kept
   for each statement execute function core.keep_referenced_rows();
 create or replace trigger source_keep_referenced_truncate
   before truncate on ingest.source
