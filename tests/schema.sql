@@ -142,6 +142,19 @@ CREATE FUNCTION ingest.add_source(p_source text, p_policy text DEFAULT NULL::tex
 ALTER FUNCTION ingest.add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean) OWNER TO invoice_owner;
 
 --
+-- Name: analyze_staging(); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.analyze_staging() RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.analyze_staging() OWNER TO invoice_owner;
+
+--
 -- Name: begin_attempt(text, date, text, bigint, text, boolean, text[], jsonb, text, bigint, text, uuid, text, integer, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1021,14 +1034,14 @@ CREATE INDEX batch_source_date ON ingest.batch USING btree (source, business_dat
 -- Name: invoice_line_batch; Type: INDEX; Schema: staging; Owner: invoice_owner
 --
 
-CREATE INDEX invoice_line_batch ON staging.invoice_line USING brin (batch_id);
+CREATE INDEX invoice_line_batch ON staging.invoice_line USING btree (batch_id);
 
 
 --
 -- Name: invoice_valid_batch; Type: INDEX; Schema: staging; Owner: invoice_owner
 --
 
-CREATE INDEX invoice_valid_batch ON staging.invoice_valid USING brin (batch_id);
+CREATE INDEX invoice_valid_batch ON staging.invoice_valid USING btree (batch_id);
 
 
 --
@@ -1060,6 +1073,13 @@ CREATE TRIGGER batch_keep_referenced AFTER DELETE ON ingest.batch REFERENCING OL
 
 
 --
+-- Name: batch batch_keep_referenced_key; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TRIGGER batch_keep_referenced_key AFTER UPDATE ON ingest.batch REFERENCING OLD TABLE AS gone NEW TABLE AS kept FOR EACH STATEMENT EXECUTE FUNCTION core.keep_referenced_rows();
+
+
+--
 -- Name: batch batch_keep_referenced_truncate; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1074,6 +1094,13 @@ CREATE TRIGGER currency_keep_referenced AFTER DELETE ON ingest.currency REFERENC
 
 
 --
+-- Name: currency currency_keep_referenced_key; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TRIGGER currency_keep_referenced_key AFTER UPDATE ON ingest.currency REFERENCING OLD TABLE AS gone NEW TABLE AS kept FOR EACH STATEMENT EXECUTE FUNCTION core.keep_referenced_rows();
+
+
+--
 -- Name: currency currency_keep_referenced_truncate; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1085,6 +1112,13 @@ CREATE TRIGGER currency_keep_referenced_truncate BEFORE TRUNCATE ON ingest.curre
 --
 
 CREATE TRIGGER source_keep_referenced AFTER DELETE ON ingest.source REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION core.keep_referenced_rows();
+
+
+--
+-- Name: source source_keep_referenced_key; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TRIGGER source_keep_referenced_key AFTER UPDATE ON ingest.source REFERENCING OLD TABLE AS gone NEW TABLE AS kept FOR EACH STATEMENT EXECUTE FUNCTION core.keep_referenced_rows();
 
 
 --
@@ -1216,6 +1250,14 @@ REVOKE ALL ON FUNCTION core.keep_referenced_rows() FROM PUBLIC;
 
 REVOKE ALL ON FUNCTION ingest.add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean) FROM PUBLIC;
 GRANT ALL ON FUNCTION ingest.add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean) TO invoice_operator;
+
+
+--
+-- Name: FUNCTION analyze_staging(); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.analyze_staging() FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.analyze_staging() TO invoice_loader;
 
 
 --

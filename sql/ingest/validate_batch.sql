@@ -14,9 +14,10 @@
 -- Errors: IV201 the batch is still received; IV204 staged rows missing;
 -- IV208 no such batch.
 -- Runs with work_mem 256MB (a million records' sorts and hashes stay in
--- memory) and analyzes staging.invoice_line first, so that the read-only
--- scans (ingest.failing_records, ingest.staged_totals) can be planned in
--- parallel.
+-- memory).  The loader calls ingest.analyze_staging first, in a
+-- transaction of its own, so that the plans fit the batch (and the
+-- read-only scans, ingest.failing_records and ingest.staged_totals, can run
+-- in parallel).
 create or replace function ingest.validate_batch(p_batch_id bigint, p_attempt_id bigint)
 returns table (state text, accepted integer, rejected integer)
 language plpgsql
@@ -63,10 +64,6 @@ begin
                     p_batch_id, v_staged, v_batch.staged_count
       using errcode = 'IV204';
   end if;
-
-  -- The planner sizes joins and hash tables from the table's statistics:
-  -- take them now that the batch is in (sampled: about 0.2 s).
-  analyze staging.invoice_line;
 
   -- 1. The records that fail a field rule (ingest.failing_records, a
   --    parallel scan): one rejection row per rule they fail, with the
@@ -150,9 +147,6 @@ begin
   --    identical records count once, different ones are all rejected.
   --    The repeated keys are found first with a plain count (a hash
   --    aggregate); only they are sorted for their variants.
-  --    Statistics of the rows just written first: without them the planner
-  --    takes the table for tiny and may join it to itself row by row.
-  analyze staging.invoice_valid;
   with repeated as materialized (
     select v.invoice_number, v.revision
     from staging.invoice_valid as v

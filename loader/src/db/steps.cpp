@@ -195,10 +195,20 @@ void Steps::stage(
   }
 }
 
+void Steps::analyze_staging()
+{
+  // Its own transaction: ANALYZE keeps its lock until the end of the
+  // transaction, which inside a step would queue other batches' steps.
+  pqxx::work tx{cx()};
+  tx.exec("select ingest.analyze_staging()");
+  tx.commit();
+}
+
 StepResult Steps::validate(std::int64_t batch_id, std::int64_t attempt_id)
 {
   try
   {
+    analyze_staging();
     pqxx::work tx{cx()};
     pqxx::row const r{tx.exec_params1(
       "select state, coalesce(accepted, 0), coalesce(rejected, 0) "
@@ -222,6 +232,7 @@ StepResult Steps::publish(std::int64_t batch_id, std::int64_t attempt_id)
 {
   try
   {
+    analyze_staging();
     pqxx::work tx{cx()};
     pqxx::row const r{tx.exec_params1(
       "select outcome, state, coalesce(counts::text, '{}'), "

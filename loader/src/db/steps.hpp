@@ -118,6 +118,9 @@ public:
   std::vector<Rejection> rejections(std::int64_t batch_id, int limit);
 
 private:
+  /// Fresh statistics of staging (ingest.analyze_staging), committed
+  /// before a step plans its statements over the batch.
+  void analyze_staging();
   pqxx::connection_base &cx();
   std::string m_dsn;
   struct Session;

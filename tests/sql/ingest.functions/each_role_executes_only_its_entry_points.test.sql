@@ -1,10 +1,11 @@
 -- EXECUTE on ingest's functions, role by role (CONTRACT.md section 9):
 -- invoice_loader runs get_source, begin_attempt, resume_attempt, mark_staged,
--- validate_batch, publish_batch, finish_attempt and status_report;
+-- analyze_staging, validate_batch, publish_batch, finish_attempt and
+-- status_report;
 -- invoice_operator runs add_source, get_source and status_report;
 -- invoice_reader runs none; nobody runs the internal steps directly.
 begin;
-select plan(39);
+select plan(57);
 
 with f(name, args, loader, operator) as (values
   ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'boolean'], false, true),
@@ -20,7 +21,13 @@ with f(name, args, loader, operator) as (values
   ('transition', array['bigint', 'text', 'text', 'bigint', 'jsonb'], false, false),
   ('quarantine_batch', array['bigint', 'text', 'bigint', 'jsonb'], false, false),
   ('parse_manifest', array['text', 'bigint', 'text', 'boolean', 'text', 'date', 'text'], false, false),
-  ('is_iso_date', array['text'], false, false)),
+  ('is_iso_date', array['text'], false, false),
+  ('analyze_staging', '{}'::text[], true, false),
+  ('restage_lost_batch', array['bigint', 'text', 'bigint'], false, false),
+  ('failing_records', array['bigint', 'date'], false, false),
+  ('staged_totals', array['bigint'], false, false),
+  ('is_plain_decimal', array['text'], false, false),
+  ('reject_revision_conflicts', array['bigint', 'text'], false, false)),
 r(role, granted) as (values ('invoice_loader', 1), ('invoice_operator', 2), ('invoice_reader', 3))
 select function_privs_are('ingest', f.name, f.args, r.role,
          case when (r.granted = 1 and f.loader) or (r.granted = 2 and f.operator)

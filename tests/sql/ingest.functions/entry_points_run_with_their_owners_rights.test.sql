@@ -1,9 +1,10 @@
 -- The entry points the loader and the operator call are SECURITY DEFINER;
 -- the internal steps (transition, quarantine_batch, parse_manifest,
--- is_iso_date) and status_report (which reads the operator views with the
+-- is_iso_date, is_plain_decimal, restage_lost_batch, failing_records,
+-- staged_totals, reject_revision_conflicts) and status_report (which reads the operator views with the
 -- caller's rights) are not.
 begin;
-select plan(13);
+select plan(19);
 
 select is_definer('ingest', f.name, f.args,
                   format('ingest.%s runs with its owner''s rights.', f.name))
@@ -16,7 +17,8 @@ from (values ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'bo
              ('mark_staged', array['bigint', 'bigint', 'bigint', 'bigint']),
              ('validate_batch', array['bigint', 'bigint']),
              ('publish_batch', array['bigint', 'bigint']),
-             ('finish_attempt', array['bigint', 'text', 'text', 'text', 'text'])) as f(name, args);
+             ('finish_attempt', array['bigint', 'text', 'text', 'text', 'text']),
+             ('analyze_staging', '{}'::text[])) as f(name, args);
 
 select isnt_definer('ingest', f.name, f.args,
                     format('ingest.%s runs with its caller''s rights.', f.name))
@@ -24,6 +26,11 @@ from (values ('transition', array['bigint', 'text', 'text', 'bigint', 'jsonb']),
              ('quarantine_batch', array['bigint', 'text', 'bigint', 'jsonb']),
              ('parse_manifest', array['text', 'bigint', 'text', 'boolean', 'text', 'date', 'text']),
              ('is_iso_date', array['text']),
+             ('is_plain_decimal', array['text']),
+             ('restage_lost_batch', array['bigint', 'text', 'bigint']),
+             ('failing_records', array['bigint', 'date']),
+             ('staged_totals', array['bigint']),
+             ('reject_revision_conflicts', array['bigint', 'text']),
              ('status_report', array['text', 'bigint', 'integer'])) as f(name, args);
 
 select * from finish();

@@ -1,0 +1,22 @@
+-- ingest.analyze_staging: fresh statistics of the staging tables, so that
+-- validation and publication plan their joins and hash tables for the
+-- batch that is there now (without them PostgreSQL guesses a batch is 0.5%
+-- of the table and sizes everything a hundred times too small).
+-- The loader calls it in a transaction of its own before validating and
+-- before publishing: ANALYZE holds its lock until its transaction ends, and
+-- inside validation that would queue every other source's validation
+-- behind this one.  Sampled: about 0.2 s whatever the table's size.
+create or replace function ingest.analyze_staging()
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  analyze staging.invoice_line, staging.invoice_valid;
+end;
+$$;
+comment on function ingest.analyze_staging() is
+  'ANALYZE the staging tables (in its own transaction: the lock is held to its end).';
+revoke all on function ingest.analyze_staging() from public;
+grant execute on function ingest.analyze_staging() to invoice_loader;
