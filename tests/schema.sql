@@ -878,6 +878,22 @@ CREATE UNLOGGED TABLE staging.invoice_valid (
 ALTER TABLE staging.invoice_valid OWNER TO invoice_owner;
 
 --
+-- Name: key_version; Type: TABLE; Schema: staging; Owner: invoice_owner
+--
+
+CREATE UNLOGGED TABLE staging.key_version (
+    batch_id bigint NOT NULL,
+    invoice_number text NOT NULL,
+    revision integer NOT NULL,
+    is_current boolean NOT NULL,
+    content_hash bytea NOT NULL,
+    version_batch_id bigint NOT NULL
+);
+
+
+ALTER TABLE staging.key_version OWNER TO invoice_owner;
+
+--
 -- Name: invoice_version invoice_version_pkey; Type: CONSTRAINT; Schema: core; Owner: invoice_owner
 --
 
@@ -1042,6 +1058,13 @@ CREATE INDEX invoice_line_batch ON staging.invoice_line USING btree (batch_id);
 --
 
 CREATE INDEX invoice_valid_batch ON staging.invoice_valid USING btree (batch_id);
+
+
+--
+-- Name: key_version_key; Type: INDEX; Schema: staging; Owner: invoice_owner
+--
+
+CREATE INDEX key_version_key ON staging.key_version USING btree (batch_id, invoice_number, revision);
 
 
 --

@@ -103,6 +103,7 @@ begin
     if v_source.policy = 'all-or-nothing'
        or v_rejected::numeric > v_source.max_rejected_share * v_batch.staged_count then
       delete from staging.invoice_valid as v where v.batch_id = p_batch_id;
+      delete from staging.key_version as h where h.batch_id = p_batch_id;
       perform ingest.quarantine_batch(p_batch_id, 'validated', p_attempt_id,
         case when v_source.policy = 'partial'
              then jsonb_build_array(jsonb_build_object('rule', 'policy.rejected_share',
@@ -123,15 +124,21 @@ begin
   end if;
 
   begin
+    -- The merge works from staging.key_version: what history held for the
+    -- batch's keys when this transaction read it (in
+    -- reject_revision_conflicts above, under the source's publication lock),
+    -- one index lookup per key instead of several per record.
     -- The current version of a key this batch wins gives way.
     update core.invoice_version as cv
        set is_current = false, superseded_by_batch_id = p_batch_id, superseded_at = v_now
-      from (select v.invoice_number, max(v.revision) as revision
+      from staging.key_version as h
+      join (select v.invoice_number, max(v.revision) as revision
             from staging.invoice_valid as v
             where v.batch_id = p_batch_id and not v.is_duplicate
-            group by v.invoice_number) as w
-     where cv.source = v_batch.source and cv.invoice_number = w.invoice_number
-       and cv.is_current and cv.revision < w.revision;
+            group by v.invoice_number) as w on w.invoice_number = h.invoice_number
+     where h.batch_id = p_batch_id and h.is_current and h.revision < w.revision
+       and cv.source = v_batch.source and cv.invoice_number = h.invoice_number
+       and cv.revision = h.revision and cv.is_current;
 
     -- New versions: the highest new revision of a key wins unless a higher
     -- one is already current; the rest go to history.
@@ -151,27 +158,28 @@ begin
                 else n.cur_batch end,
            case when n.wins then null else v_now end,
            v_now
-    from (select v.*, cur.revision as cur_revision, cur.batch_id as cur_batch,
-                 prev.revision as prev_revision,
-                 max(v.revision) over (partition by v.invoice_number) as key_max,
-                 v.revision = max(v.revision) over (partition by v.invoice_number)
-                   and cur.revision is null as wins
-          from staging.invoice_valid as v
-          left join core.invoice_version as cur
-            on cur.source = v_batch.source and cur.invoice_number = v.invoice_number
-           and cur.is_current
-          -- the versions the UPDATE above just superseded, found once by
-          -- their batch (an aggregate, not a lookup per record: with stale
-          -- statistics a per-record lookup became a scan per record)
-          left join (
-            select pv.invoice_number, max(pv.revision) as revision
-            from core.invoice_version as pv
-            where pv.superseded_by_batch_id = p_batch_id and pv.source = v_batch.source
-            group by pv.invoice_number) as prev on prev.invoice_number = v.invoice_number
-          where v.batch_id = p_batch_id and not v.is_duplicate
-            and not exists (select from core.invoice_version as e
-                            where e.source = v_batch.source and e.invoice_number = v.invoice_number
-                              and e.revision = v.revision)) as n;
+    from (select x.*,
+                 x.revision = max(x.revision) over (partition by x.invoice_number)
+                   and x.cur_revision is null as wins
+          from (select v.*,
+                       -- the key's current version stays current (a higher
+                       -- or equal revision) or gave way just above
+                       case when kc.revision >= t.top then kc.revision end as cur_revision,
+                       case when kc.revision >= t.top then kc.version_batch_id end as cur_batch,
+                       case when kc.revision < t.top then kc.revision end as prev_revision
+                from staging.invoice_valid as v
+                join (select tv.invoice_number, max(tv.revision) as top
+                      from staging.invoice_valid as tv
+                      where tv.batch_id = p_batch_id and not tv.is_duplicate
+                      group by tv.invoice_number) as t on t.invoice_number = v.invoice_number
+                left join staging.key_version as kc
+                  on kc.batch_id = p_batch_id and kc.invoice_number = v.invoice_number
+                 and kc.is_current
+                where v.batch_id = p_batch_id and not v.is_duplicate
+                  and not exists (select from staging.key_version as e
+                                  where e.batch_id = p_batch_id
+                                    and e.invoice_number = v.invoice_number
+                                    and e.revision = v.revision)) as x) as n;
 
     -- What the merge did, from what it wrote.
     select jsonb_build_object(
@@ -186,21 +194,21 @@ begin
     from core.invoice_version as cv where cv.batch_id = p_batch_id;
 
     -- Unchanged: accepted records whose (key, revision) an earlier batch
-    -- published (identical content: conflicts were rejected), found with
-    -- one join, at most one version per record (the primary key).
+    -- published (identical content: conflicts were rejected), as history
+    -- held them before the merge (staging.key_version).
     select v_counts || jsonb_build_object(
-             'unchanged', count(*) filter (where e.batch_id <> p_batch_id),
+             'unchanged', count(*) filter (where e.revision is not null),
              'duplicates', count(*) filter (where v.is_duplicate),
              'rejected', v_batch.rejected_count,
              'records', v_batch.staged_count,
              'accepted_gross', coalesce(sum(v.gross_amount), 0),
              'unchanged_gross', coalesce(sum(v.gross_amount) filter (
-                 where e.batch_id <> p_batch_id), 0),
+                 where e.revision is not null), 0),
              'duplicates_gross', coalesce(sum(v.gross_amount) filter (where v.is_duplicate), 0))
       into v_counts
     from staging.invoice_valid as v
-    left join core.invoice_version as e
-      on not v.is_duplicate and e.source = v_batch.source
+    left join staging.key_version as e
+      on not v.is_duplicate and e.batch_id = p_batch_id
      and e.invoice_number = v.invoice_number and e.revision = v.revision
     where v.batch_id = p_batch_id;
 
@@ -231,6 +239,7 @@ begin
   exception when sqlstate 'IV206' then
     get stacked diagnostics v_message = message_text;
     delete from staging.invoice_valid as v where v.batch_id = p_batch_id;
+    delete from staging.key_version as h where h.batch_id = p_batch_id;
     perform ingest.quarantine_batch(p_batch_id, 'validated', p_attempt_id,
       jsonb_build_array(jsonb_build_object('rule', 'reconcile.merge', 'record_no', 0,
                                            'detail', v_message)));
@@ -260,6 +269,7 @@ begin
    where b.batch_id = p_batch_id;
   perform ingest.transition(p_batch_id, 'validated', 'published', p_attempt_id, v_counts);
   delete from staging.invoice_valid as v where v.batch_id = p_batch_id;
+  delete from staging.key_version as h where h.batch_id = p_batch_id;
 
   return query select 'published'::text, 'published'::text, v_counts;
 end;

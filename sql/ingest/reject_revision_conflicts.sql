@@ -1,8 +1,12 @@
--- ingest.reject_revision_conflicts: revisions are immutable.  Every typed,
--- accepted record of the batch whose (invoice_number, revision) is already
--- published with other content is rejected (rule revision.conflict) and
--- taken out of staging.invoice_valid.  Used by validation, and again by
--- publication for what was published while the batch waited.
+-- ingest.reject_revision_conflicts: revisions are immutable.  First reads
+-- what history holds for the batch's keys into staging.key_version (one
+-- index lookup per key; the merge in ingest.publish_batch works from it,
+-- so it must be called in the publishing transaction before the merge).
+-- Then every typed, accepted record of the batch whose (invoice_number,
+-- revision) is already published with other content is rejected (rule
+-- revision.conflict) and taken out of staging.invoice_valid.  Used by
+-- validation, and again by publication for what was published while the
+-- batch waited.
 -- Returns the number of records taken out.  Internal: no EXECUTE grants.
 create or replace function ingest.reject_revision_conflicts(p_batch_id bigint, p_source text)
 returns integer
@@ -12,16 +16,25 @@ as $$
 declare
   v_count integer;
 begin
+  delete from staging.key_version as h where h.batch_id = p_batch_id;
+  insert into staging.key_version (batch_id, invoice_number, revision, is_current,
+                                   content_hash, version_batch_id)
+  select p_batch_id, cv.invoice_number, cv.revision, cv.is_current, cv.content_hash, cv.batch_id
+  from (select distinct v.invoice_number from staging.invoice_valid as v
+        where v.batch_id = p_batch_id) as k
+  join core.invoice_version as cv
+    on cv.source = p_source and cv.invoice_number = k.invoice_number;
+
   with bad as (
     insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail)
     select p_batch_id, v.record_no, v.invoice_number, 'revision.conflict',
            format('invoice %s revision %s was published by batch %s with different content',
-                  v.invoice_number, v.revision, cv.batch_id)
+                  v.invoice_number, v.revision, h.version_batch_id)
     from staging.invoice_valid as v
-    join core.invoice_version as cv
-      on cv.source = p_source and cv.invoice_number = v.invoice_number
-     and cv.revision = v.revision
-    where v.batch_id = p_batch_id and cv.content_hash <> v.content_hash
+    join staging.key_version as h
+      on h.batch_id = p_batch_id and h.invoice_number = v.invoice_number
+     and h.revision = v.revision
+    where v.batch_id = p_batch_id and h.content_hash <> v.content_hash
     on conflict do nothing
     returning record_no)
   delete from staging.invoice_valid as v
@@ -31,5 +44,5 @@ begin
 end;
 $$;
 comment on function ingest.reject_revision_conflicts(bigint, text) is
-  'Reject the records of a batch that carry a published (invoice_number, revision) with other content.';
+  'Read history for the batch''s keys (staging.key_version); reject records carrying a published (invoice_number, revision) with other content.';
 revoke all on function ingest.reject_revision_conflicts(bigint, text) from public;

@@ -17,6 +17,7 @@ set search_path = ''
 as $$
 begin
   delete from staging.invoice_valid as v where v.batch_id = p_batch_id;
+  delete from staging.key_version as h where h.batch_id = p_batch_id;
   delete from staging.invoice_line as l where l.batch_id = p_batch_id;
   delete from ingest.rejection_row as r where r.batch_id = p_batch_id;
   update ingest.batch as b

@@ -228,6 +228,7 @@ begin
   if jsonb_array_length(v_reasons) > 0
      or (v_rejected > 0 and v_source.policy = 'all-or-nothing') then
     delete from staging.invoice_valid as v where v.batch_id = p_batch_id;
+    delete from staging.key_version as h where h.batch_id = p_batch_id;
     perform ingest.quarantine_batch(p_batch_id, 'staged', p_attempt_id, v_reasons);
     return query select 'quarantined'::text, v_accepted, v_rejected;
     return;
