@@ -7,10 +7,12 @@
 -- transaction (and then core.keep_referenced_rows sees the versions).
 -- core.keep_referenced_rows is the other half: a source, currency or batch
 -- that a version names cannot be deleted, have its key changed, or be
--- truncated.
+-- truncated; such a delete or key change runs under READ COMMITTED only
+-- (0A000 otherwise).
 -- Trigger functions; installed with their triggers below (re-applied by
 -- migrate, like every file of sql/).
--- Errors: 23503 (foreign_key_violation), as the foreign keys raised.
+-- Errors: 23503 (foreign_key_violation), as the foreign keys raised; 0A000
+-- a delete or key change of a referenced table outside READ COMMITTED.
 create or replace function core.check_invoice_version_refs()
 returns trigger
 language plpgsql
@@ -100,6 +102,16 @@ begin
   end if;
   if v_removed is null then
     return null;
+  end if;
+  -- A version another transaction committed while this one waited for the
+  -- row lock is visible only to a new snapshot; under REPEATABLE READ or
+  -- SERIALIZABLE this transaction has none (a foreign key re-checks with
+  -- one of its own, which a trigger cannot take).
+  if current_setting('transaction_isolation') <> 'read committed' then
+    raise exception 'removing or renaming %.% keys is done under READ COMMITTED only',
+                    tg_table_schema, tg_table_name
+      using errcode = 'feature_not_supported',
+            detail  = 'Under a snapshot kept for the whole transaction, a version committed meanwhile could be missed.';
   end if;
   case tg_table_name
     when 'source' then
