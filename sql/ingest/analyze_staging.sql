@@ -5,7 +5,7 @@
 -- The loader calls it in a transaction of its own before validating and
 -- before publishing: ANALYZE holds its lock until its transaction ends, and
 -- inside validation that would queue every other source's validation
--- behind this one.  Sampled: about 0.2 s whatever the table's size.
+-- behind this one.  Sampled: at most 30,000 rows a table, whatever its size.
 create or replace function ingest.analyze_staging()
 returns void
 language plpgsql
@@ -13,7 +13,10 @@ security definer
 set search_path = ''
 as $$
 begin
-  analyze staging.invoice_line, staging.invoice_valid;
+  -- only the columns the steps join, group and filter on: the others
+  -- (amounts, descriptions, the sixteen extra_N) would triple its cost
+  analyze staging.invoice_line (batch_id, record_no, invoice_number, currency),
+          staging.invoice_valid (batch_id, record_no, invoice_number, revision, is_duplicate);
 end;
 $$;
 comment on function ingest.analyze_staging() is
