@@ -1050,7 +1050,7 @@ CREATE INDEX batch_source_date ON ingest.batch USING btree (source, business_dat
 -- Name: invoice_line_batch; Type: INDEX; Schema: staging; Owner: invoice_owner
 --
 
-CREATE INDEX invoice_line_batch ON staging.invoice_line USING btree (batch_id);
+CREATE INDEX invoice_line_batch ON staging.invoice_line USING brin (batch_id);
 
 
 --

@@ -1,7 +1,8 @@
--- ingest.analyze_staging: fresh statistics of the staging tables, so that
--- validation and publication plan their joins and hash tables for the
--- batch that is there now (without them PostgreSQL guesses a batch is 0.5%
--- of the table and sizes everything a hundred times too small).
+-- ingest.analyze_staging: fresh statistics and summarized BRIN ranges of
+-- the staging tables, so that validation and publication plan their joins
+-- and hash tables for the batch that is there now (without them PostgreSQL
+-- guesses a batch is 0.5% of the table and sizes everything a hundred
+-- times too small).
 -- The loader calls it in a transaction of its own before validating and
 -- before publishing: ANALYZE holds its lock until its transaction ends, and
 -- inside validation that would queue every other source's validation
@@ -13,6 +14,11 @@ security definer
 set search_path = ''
 as $$
 begin
+  -- BRIN of the raw rows: summarize the page ranges written since the last
+  -- call, so that a batch's lookup reads its own pages only; after a crash
+  -- this also rebuilds the empty revmap the unlogged index was reset to,
+  -- which the planner otherwise costs negative (and plans badly)
+  perform pg_catalog.brin_summarize_new_values('staging.invoice_line_batch'::pg_catalog.regclass);
   -- only the columns the steps join, group and filter on: the others
   -- (amounts, descriptions, the sixteen extra_N) would triple its cost
   analyze staging.invoice_line (batch_id, record_no, invoice_number, currency),
