@@ -56,6 +56,8 @@
 # A benchmark, not a test: it exits 0 whether or not the target is met, and
 # non-zero only when something failed (a load that did not publish).
 set -euo pipefail
+# shellcheck source=scripts/lib/bench_report.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/bench_report.sh"
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 
@@ -318,21 +320,8 @@ for ((rep = 1; rep <= reps; ++rep)); do
 done
 
 # ---------------------------------------------------------------- report
-mem=$(awk '/^MemTotal:/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
-cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
 echo
-echo "== machine"
-echo "nproc $(nproc), memory $mem${cpu:+, $cpu}"
-echo "load average (1, 5, 15 min): $load_at_start at the start, $(cut -d" " -f1-3 /proc/loadavg) at the end"
-echo "== PostgreSQL"
-val -d postgres -c "select split_part(version(), ' on ', 1)"
-val -d postgres -F ' = ' -c "
-  select name, current_setting(name)
-  from pg_settings
-  where name in ('shared_buffers', 'fsync', 'synchronous_commit', 'full_page_writes',
-                 'wal_level', 'max_wal_size', 'work_mem', 'maintenance_work_mem',
-                 'effective_cache_size', 'random_page_cost', 'jit', 'autovacuum')
-  order by name" | paste -sd ',' | sed 's/,/, /g'
+report_machine "$load_at_start"
 echo "== workload"
 echo "loader: $loader ($("$loader" --version 2>&1 | head -n 1))"
 echo "history: $h_versions versions ($h_current current, $h_keys invoices) in $h_batches published batches, database $h_size, built in $((build_ms / 1000)) s"

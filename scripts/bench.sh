@@ -70,6 +70,8 @@
 # different count, a tool that could not be installed.
 # Installs what it needs and lacks (Debian packages time, pgloader).
 set -euo pipefail
+# shellcheck source=scripts/lib/bench_report.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/bench_report.sh"
 export LC_ALL=C
 repo=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -473,21 +475,8 @@ val -d postgres -F '|' -c "
 echo "2|f|0|0|$history_row" >>"$work/figures"
 sort -t'|' -k1,1n -k2,2 -k3,3n -k4,4n "$work/figures" | cut -d'|' -f5- >"$work/table"
 
-mem=$(awk '/^MemTotal:/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
-cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
 echo
-echo "== machine"
-echo "nproc $(nproc), memory $mem${cpu:+, $cpu}"
-echo "load average (1, 5, 15 min): $load_at_start at the start, $(cut -d" " -f1-3 /proc/loadavg) at the end"
-echo "== PostgreSQL"
-val -d postgres -c "select split_part(version(), ' on ', 1)"
-val -d postgres -F ' = ' -c "
-  select name, current_setting(name)
-  from pg_settings
-  where name in ('shared_buffers', 'fsync', 'synchronous_commit', 'full_page_writes',
-                 'wal_level', 'max_wal_size', 'work_mem', 'maintenance_work_mem', 'jit',
-                 'autovacuum')
-  order by name" | paste -sd ',' | sed 's/,/, /g'
+report_machine "$load_at_start"
 echo "== workload"
 echo "loader: $loader ($("$loader" --version 2>&1 | head -n 1))"
 if [[ -z $smoke ]]; then echo "pgloader: $(pgloader --version 2>&1 | head -n 1)"; fi

@@ -141,36 +141,23 @@ comment on function core.keep_referenced_rows() is
   E'Trigger: a source, currency or batch named by a published version stays, with its key.\nErrors: 23503.';
 revoke all on function core.keep_referenced_rows() from public;
 
-create or replace trigger source_keep_referenced
-  after delete on ingest.source
-  referencing old table as gone
-  for each statement execute function core.keep_referenced_rows();
-create or replace trigger source_keep_referenced_key
-  after update on ingest.source
-  referencing old table as gone new table as kept
-  for each statement execute function core.keep_referenced_rows();
-create or replace trigger currency_keep_referenced
-  after delete on ingest.currency
-  referencing old table as gone
-  for each statement execute function core.keep_referenced_rows();
-create or replace trigger currency_keep_referenced_key
-  after update on ingest.currency
-  referencing old table as gone new table as kept
-  for each statement execute function core.keep_referenced_rows();
-create or replace trigger batch_keep_referenced
-  after delete on ingest.batch
-  referencing old table as gone
-  for each statement execute function core.keep_referenced_rows();
-create or replace trigger batch_keep_referenced_key
-  after update on ingest.batch
-  referencing old table as gone new table as kept
-  for each statement execute function core.keep_referenced_rows();
-create or replace trigger source_keep_referenced_truncate
-  before truncate on ingest.source
-  for each statement execute function core.keep_referenced_rows();
-create or replace trigger currency_keep_referenced_truncate
-  before truncate on ingest.currency
-  for each statement execute function core.keep_referenced_rows();
-create or replace trigger batch_keep_referenced_truncate
-  before truncate on ingest.batch
-  for each statement execute function core.keep_referenced_rows();
+-- The same three triggers on each table a version names.
+do $$
+declare
+  t text;
+begin
+  foreach t in array array['source', 'currency', 'batch'] loop
+    execute format('create or replace trigger %1$s_keep_referenced
+                      after delete on ingest.%1$I
+                      referencing old table as gone
+                      for each statement execute function core.keep_referenced_rows()', t);
+    execute format('create or replace trigger %1$s_keep_referenced_key
+                      after update on ingest.%1$I
+                      referencing old table as gone new table as kept
+                      for each statement execute function core.keep_referenced_rows()', t);
+    execute format('create or replace trigger %1$s_keep_referenced_truncate
+                      before truncate on ingest.%1$I
+                      for each statement execute function core.keep_referenced_rows()', t);
+  end loop;
+end
+$$;
