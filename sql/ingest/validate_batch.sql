@@ -1,9 +1,10 @@
 -- ingest.validate_batch: check every staged record of a batch against the
--- contract's rules (CONTRACT.md section 2; ingest.failing_records), set-based,
--- pattern before cast;
--- keep the typed accepted records in staging.invoice_valid; reconcile with
--- the manifest (record count, distinct keys, control total); then move the
--- batch staged -> validated, or staged -> quarantined with the reasons.
+-- contract's rules (CONTRACT.md section 2; ingest.failing_records),
+-- set-based, pattern before cast; keep the typed accepted records in
+-- staging.invoice_valid; reject revisions that conflict with history;
+-- reconcile with the manifest (record count, distinct keys, control total);
+-- then move the batch staged -> validated, or staged -> quarantined with
+-- the reasons.
 -- One rejection row per failed rule per record (rule codes: sql/ERRCODES.md).
 -- Policy: all-or-nothing quarantines on any rejected record; partial allows
 -- up to the source's max_rejected_share.
