@@ -291,23 +291,9 @@ measure() {
   local scenario=$1 rep=$2 db=bench_run
   fresh_copy "$db" "bench_$scenario"
   load_into "$db"
-  local row
-  row=$(val -d "$db" -c "
-    with b as (select max(batch_id) as batch_id from ingest.batch_overview),
-    e as (select max(e.at) filter (where e.to_state = 'received') as received,
-                 max(e.at) filter (where e.to_state = 'staged') as staged,
-                 max(e.at) filter (where e.to_state = 'validated') as validated,
-                 max(e.at) filter (where e.to_state = 'published') as published
-          from ingest.batch_event_overview as e join b using (batch_id)),
-    a as (select min(a.started_at) as started, max(a.finished_at) as finished
-          from ingest.attempt_overview as a join b using (batch_id))
-    select b.batch_id,
-           round(extract(epoch from e.staged - e.received) * 1000, 1),
-           round(extract(epoch from e.validated - e.staged) * 1000, 1),
-           round(extract(epoch from e.published - e.validated) * 1000, 1),
-           round(extract(epoch from a.finished - a.started) * 1000, 1)
-    from b, e, a")
-  IFS="|" read -r bid copy_ms validate_ms publish_ms attempt_ms <<<"$row"
+  local row bid copy_ms validate_ms publish_ms attempt_ms
+  row=$(step_times "$db" true)   # load_into checked that it is published
+  IFS="|" read -r bid _ copy_ms validate_ms publish_ms attempt_ms <<<"$row"
   val -d postgres -c "insert into bench_result values ('$scenario', $rep, $bid, $copy_ms,
     $validate_ms, $publish_ms, $attempt_ms)" >/dev/null
   note "rep $rep $scenario: copy $copy_ms ms, validation $validate_ms ms, publication $publish_ms ms, attempt $attempt_ms ms"

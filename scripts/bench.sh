@@ -276,24 +276,10 @@ measure_load() {
   fresh_db "$db" bench_tpl
   timed load "$loader" --dsn "dbname=$db user=invoice_loader" load --source "$source" \
     --business-date "$batch_date" --input "$csv" --manifest "$csv.manifest.json" || rc=$?
-  row=$(val -d "$db" -c "
-    with b as (select batch_id, state from ingest.batch_overview where sha256 = '$sha'),
-    e as (select max(e.at) filter (where e.to_state = 'received') as received,
-                 max(e.at) filter (where e.to_state = 'staged') as staged,
-                 max(e.at) filter (where e.to_state = 'validated') as validated,
-                 max(e.at) filter (where e.to_state = 'published') as published
-          from ingest.batch_event_overview as e join b using (batch_id)),
-    a as (select min(a.started_at) as started, max(a.finished_at) as finished
-          from ingest.attempt_overview as a join b using (batch_id))
-    select b.state,
-           (select count(*) from reporting.invoice as i where i.batch_id = b.batch_id),
-           round(extract(epoch from e.staged - e.received) * 1000, 1),
-           round(extract(epoch from e.validated - e.staged) * 1000, 1),
-           round(extract(epoch from e.published - e.validated) * 1000, 1),
-           round(extract(epoch from a.finished - a.started) * 1000, 1)
-    from b, e, a")
-  local state invoices copy_ms validate_ms publish_ms attempt_ms
-  IFS='|' read -r state invoices copy_ms validate_ms publish_ms attempt_ms <<<"$row"
+  row=$(step_times "$db" "sha256 = '$sha'")
+  local bid state invoices copy_ms validate_ms publish_ms attempt_ms
+  IFS='|' read -r bid state copy_ms validate_ms publish_ms attempt_ms <<<"$row"
+  invoices=$(val -d "$db" -c "select count(*) from reporting.invoice where batch_id = ${bid:-0}")
   if [[ $rc -ne 0 || $state != published || $invoices != "$n" ]]; then
     cat "$work/load.out" "$work/load.err" >&2
     fail "the load of $csv did not publish: exit $rc, state '${state:-none}'," \
