@@ -142,17 +142,17 @@ CREATE FUNCTION ingest.add_source(p_source text, p_policy text DEFAULT NULL::tex
 ALTER FUNCTION ingest.add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean) OWNER TO invoice_owner;
 
 --
--- Name: analyze_staging(); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+-- Name: analyze_staging(text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
-CREATE FUNCTION ingest.analyze_staging() RETURNS void
+CREATE FUNCTION ingest.analyze_staging(p_step text) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS <body in sql/>
 ;
 
 
-ALTER FUNCTION ingest.analyze_staging() OWNER TO invoice_owner;
+ALTER FUNCTION ingest.analyze_staging(p_step text) OWNER TO invoice_owner;
 
 --
 -- Name: begin_attempt(text, date, text, bigint, text, boolean, text[], jsonb, text, bigint, text, uuid, text, integer, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -1276,11 +1276,11 @@ GRANT ALL ON FUNCTION ingest.add_source(p_source text, p_policy text, p_max_reje
 
 
 --
--- Name: FUNCTION analyze_staging(); Type: ACL; Schema: ingest; Owner: invoice_owner
+-- Name: FUNCTION analyze_staging(p_step text); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
-REVOKE ALL ON FUNCTION ingest.analyze_staging() FROM PUBLIC;
-GRANT ALL ON FUNCTION ingest.analyze_staging() TO invoice_loader;
+REVOKE ALL ON FUNCTION ingest.analyze_staging(p_step text) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.analyze_staging(p_step text) TO invoice_loader;
 
 
 --

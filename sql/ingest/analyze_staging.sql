@@ -7,7 +7,10 @@
 -- before publishing: ANALYZE holds its lock until its transaction ends, and
 -- inside validation that would queue every other source's validation
 -- behind this one.  Sampled: at most 30,000 rows a table, whatever its size.
-create or replace function ingest.analyze_staging()
+-- p_step: 'validation' (the raw rows it reads) or 'publication' (the typed
+-- rows validation wrote); each table is analyzed where it changed.
+-- Errors: 22023 any other step.
+create or replace function ingest.analyze_staging(p_step text)
 returns void
 language plpgsql
 security definer
@@ -21,11 +24,18 @@ begin
   perform pg_catalog.brin_summarize_new_values('staging.invoice_line_batch'::pg_catalog.regclass);
   -- only the columns the steps join, group and filter on: the others
   -- (amounts, descriptions, the sixteen extra_N) would triple its cost
-  analyze staging.invoice_line (batch_id, record_no, invoice_number, currency),
-          staging.invoice_valid (batch_id, record_no, invoice_number, revision, is_duplicate);
+  case p_step
+    when 'validation' then
+      analyze staging.invoice_line (batch_id, record_no, invoice_number, currency);
+    when 'publication' then
+      analyze staging.invoice_valid (batch_id, record_no, invoice_number, revision, is_duplicate);
+    else
+      raise exception 'analyze_staging: no step %L (validation or publication)', p_step
+        using errcode = 'invalid_parameter_value';
+  end case;
 end;
 $$;
-comment on function ingest.analyze_staging() is
-  'ANALYZE the staging tables (in its own transaction: the lock is held to its end).';
-revoke all on function ingest.analyze_staging() from public;
-grant execute on function ingest.analyze_staging() to invoice_loader;
+comment on function ingest.analyze_staging(text) is
+  E'ANALYZE what the next step reads (in its own transaction: the lock is held to its end).\nErrors: 22023 unknown step.';
+revoke all on function ingest.analyze_staging(text) from public;
+grant execute on function ingest.analyze_staging(text) to invoice_loader;

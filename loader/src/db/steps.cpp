@@ -195,12 +195,12 @@ void Steps::stage(
   }
 }
 
-void Steps::analyze_staging()
+void Steps::analyze_staging(char const *step)
 {
   // Its own transaction: ANALYZE keeps its lock until the end of the
   // transaction, which inside a step would queue other batches' steps.
   pqxx::work tx{cx()};
-  tx.exec("select ingest.analyze_staging()");
+  tx.exec_params("select ingest.analyze_staging($1)", step);
   tx.commit();
 }
 
@@ -208,7 +208,7 @@ StepResult Steps::validate(std::int64_t batch_id, std::int64_t attempt_id)
 {
   try
   {
-    analyze_staging();
+    analyze_staging("validation");
     pqxx::work tx{cx()};
     pqxx::row const r{tx.exec_params1(
       "select state, coalesce(accepted, 0), coalesce(rejected, 0) "
@@ -232,7 +232,7 @@ StepResult Steps::publish(std::int64_t batch_id, std::int64_t attempt_id)
 {
   try
   {
-    analyze_staging();
+    analyze_staging("publication");
     pqxx::work tx{cx()};
     pqxx::row const r{tx.exec_params1(
       "select outcome, state, coalesce(counts::text, '{}'), "

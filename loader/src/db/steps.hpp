@@ -118,9 +118,9 @@ public:
   std::vector<Rejection> rejections(std::int64_t batch_id, int limit);
 
 private:
-  /// Fresh statistics of staging (ingest.analyze_staging), committed
-  /// before a step plans its statements over the batch.
-  void analyze_staging();
+  /// Fresh statistics of what the step ("validation" or "publication")
+  /// reads (ingest.analyze_staging), committed before it plans over them.
+  void analyze_staging(char const *step);
   pqxx::connection_base &cx();
   std::string m_dsn;
   struct Session;

@@ -22,7 +22,7 @@ with f(name, args, loader, operator) as (values
   ('quarantine_batch', array['bigint', 'text', 'bigint', 'jsonb'], false, false),
   ('parse_manifest', array['text', 'bigint', 'text', 'boolean', 'text', 'date', 'text'], false, false),
   ('is_iso_date', array['text'], false, false),
-  ('analyze_staging', '{}'::text[], true, false),
+  ('analyze_staging', array['text'], true, false),
   ('restage_lost_batch', array['bigint', 'text', 'bigint'], false, false),
   ('failing_records', array['bigint', 'date'], false, false),
   ('staged_totals', array['bigint'], false, false),

@@ -18,7 +18,7 @@ from (values ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'bo
              ('validate_batch', array['bigint', 'bigint']),
              ('publish_batch', array['bigint', 'bigint']),
              ('finish_attempt', array['bigint', 'text', 'text', 'text', 'text']),
-             ('analyze_staging', '{}'::text[])) as f(name, args);
+             ('analyze_staging', array['text'])) as f(name, args);
 
 select isnt_definer('ingest', f.name, f.args,
                     format('ingest.%s runs with its caller''s rights.', f.name))
