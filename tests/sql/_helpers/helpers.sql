@@ -326,3 +326,15 @@ as $$
   from ingest.rejection as r
   where r.batch_id = p_batch_id
 $$;
+
+-- The batch as the rule tests check it after validation: "(state,
+-- rejected_count,typed rows kept in staging.invoice_valid)".
+create function tests.batch_outcome(p_batch_id bigint)
+returns text
+language sql
+stable
+as $$
+  select (b.state, b.rejected_count,
+          (select count(*) from staging.invoice_valid as v where v.batch_id = b.batch_id))::text
+  from ingest.batch as b where b.batch_id = p_batch_id
+$$;
