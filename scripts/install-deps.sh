@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # install-deps.sh: install the Debian 12 packages that building and testing
 # invoice-loader need: compiler and CMake, PostgreSQL 15 with pgTAP and
-# pg_cron, libpqxx/libpq, Boost.Program_options, Catch2 v2, pg_prove,
-# libcurl and OpenSSL, and time (/usr/bin/time, for the benchmarks' peak
-# memory; scripts/bench.sh installs pgloader itself when it runs in full).
+# pg_cron, libpqxx/libpq, Boost.Program_options and the Boost headers
+# (UUID, Algorithm), nlohmann-json, Catch2 v2, pg_prove, libcurl and
+# OpenSSL, and time (/usr/bin/time, for the benchmarks' peak memory;
+# scripts/bench.sh installs pgloader itself when it runs in full).
 #
 # Usage: scripts/install-deps.sh
 #
@@ -25,6 +26,8 @@ packages=(
   libpqxx-dev
   libpq-dev
   libboost-program-options-dev
+  libboost-dev
+  nlohmann-json3-dev
   catch2
   libtap-parser-sourcehandler-pgtap-perl
   libcurl4-openssl-dev

@@ -1,7 +1,8 @@
 -- ingest.status_report: what `invoice-loader status --format json` prints.
 -- Batches (newest first, at most p_limit; one when p_batch_id is given),
 -- the watermarks of the sources shown, and for a single batch its attempts,
--- checkpoints (events) and rejections (at most 1000).
+-- checkpoints (events, with the milliseconds since the one before) and
+-- rejections (at most 1000).  `status` renders its text form from this too.
 -- Reads only the operator views, with the caller's rights.
 create or replace function ingest.status_report(
   p_source   text default null,
@@ -29,13 +30,19 @@ as $$
                                    or w.source in (select b.source from batches as b))),
                            '[]'::jsonb),
     'attempts', case when p_batch_id is not null then coalesce((
-        select jsonb_agg(to_jsonb(a) order by a.attempt_no)
+        select jsonb_agg(to_jsonb(a) || jsonb_build_object(
+                           'ms', round(extract(epoch from a.finished_at - a.started_at) * 1000))
+                         order by a.attempt_no)
         from ingest.attempt_overview as a where a.batch_id = p_batch_id), '[]'::jsonb) end,
     'events', case when p_batch_id is not null then coalesce((
         select jsonb_agg(jsonb_build_object('from_state', e.from_state, 'to_state', e.to_state,
-                                            'at', e.at, 'db_user', e.db_user)
+                                            'at', e.at, 'db_user', e.db_user,
+                                            'ms_since_previous', e.ms_since_previous)
                          order by e.event_id)
-        from ingest.batch_event_overview as e where e.batch_id = p_batch_id), '[]'::jsonb) end,
+        from (select e.*, round(extract(epoch from e.at - lag(e.at) over (order by e.event_id))
+                                * 1000) as ms_since_previous
+              from ingest.batch_event_overview as e where e.batch_id = p_batch_id) as e),
+        '[]'::jsonb) end,
     'rejections', case when p_batch_id is not null then coalesce((
         select jsonb_agg(to_jsonb(r) order by r.record_no, r.rule)
         from (select * from ingest.rejection as r where r.batch_id = p_batch_id

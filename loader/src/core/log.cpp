@@ -1,61 +1,23 @@
 #include "core/log.hpp"
 
-#include <cerrno>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <ctime>
+#include <type_traits>
+#include <variant>
 
-#include <fcntl.h>
-#include <unistd.h>
+#include <boost/uuid/random_generator.hpp>
+#include <boost/uuid/uuid_io.hpp>
+#include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "core/utf8.hpp"
 
 namespace loader
 {
 namespace
 {
 char const hex_digits[] = "0123456789abcdef";
-
-/// Length of the valid UTF-8 sequence at s[i], or 0 if it is not one.
-std::size_t utf8_length(std::string_view s, std::size_t i) noexcept
-{
-  auto const at = [&](std::size_t k) {
-    return static_cast<unsigned char>(s[k]);
-  };
-  unsigned char const c = at(i);
-  std::size_t len = 0;
-  unsigned char lo = 0x80, hi = 0xBF;
-  if (c >= 0xC2 and c <= 0xDF)
-  {
-    len = 2;
-  }
-  else if (c >= 0xE0 and c <= 0xEF)
-  {
-    len = 3;
-    if (c == 0xE0) lo = 0xA0;
-    if (c == 0xED) hi = 0x9F;
-  }
-  else if (c >= 0xF0 and c <= 0xF4)
-  {
-    len = 4;
-    if (c == 0xF0) lo = 0x90;
-    if (c == 0xF4) hi = 0x8F;
-  }
-  else
-  {
-    return 0;
-  }
-  if (s.size() - i < len) return 0;
-  for (std::size_t k = 1; k < len; ++k)
-  {
-    unsigned char const b = at(i + k);
-    if (b < lo or b > hi) return 0;
-    lo = 0x80;
-    hi = 0xBF;
-  }
-  return len;
-}
 
 std::string_view level_name(LogLevel level, bool upper) noexcept
 {
@@ -99,10 +61,45 @@ bool needs_quotes(std::string_view v) noexcept
   return false;
 }
 
-void append_value(std::string &out, std::string_view v)
+void append_text(std::string &out, std::string_view v)
 {
   if (needs_quotes(v)) out += json_quote(v);
   else out += v;
+}
+
+/// A typed value in a text line: numbers and truth values bare, a JSON
+/// document compact (quoted when it needs it, like any text).
+void append_value(std::string &out, LogValue const &v)
+{
+  std::visit(
+    [&out](auto const &x) {
+      using T = std::decay_t<decltype(x)>;
+      if constexpr (std::is_same_v<T, std::string>) append_text(out, x);
+      else if constexpr (std::is_same_v<T, std::int64_t>)
+        out += std::to_string(x);
+      else if constexpr (std::is_same_v<T, double>)
+        out += nlohmann::json(x).dump();
+      else if constexpr (std::is_same_v<T, bool>) out += x ? "true" : "false";
+      else append_text(out, x.text);
+    },
+    v.value());
+}
+
+nlohmann::ordered_json to_json(LogValue const &v)
+{
+  return std::visit(
+    [](auto const &x) -> nlohmann::ordered_json {
+      using T = std::decay_t<decltype(x)>;
+      if constexpr (std::is_same_v<T, LogValue::Json>)
+      {
+        auto parsed = nlohmann::ordered_json::parse(x.text, nullptr, false);
+        if (parsed.is_discarded()) return x.text;
+        return parsed;
+      }
+      else
+        return x;
+    },
+    v.value());
 }
 
 /// Keys come from code, but keep the line parseable whatever they hold.
@@ -193,30 +190,22 @@ std::string Logger::format_line(LogLevel level, std::string_view message,
   out.reserve(128);
   if (m_format == LogFormat::json)
   {
-    out += "{\"ts\":";
-    out += json_quote(utc_timestamp());
-    out += ",\"level\":";
-    out += json_quote(level_name(level, false));
-    out += ",\"run_id\":";
-    out += json_quote(m_run_id);
-    out += ",\"msg\":";
-    out += json_quote(message);
+    nlohmann::ordered_json line;
+    line["ts"] = utc_timestamp();
+    line["level"] = level_name(level, false);
+    line["run_id"] = m_run_id;
+    line["msg"] = message;
     for (auto const &[key, value] : fields)
-    {
-      out.push_back(',');
-      out += json_quote(key);
-      out.push_back(':');
-      out += json_quote(value);
-    }
-    out.push_back('}');
-    return out;
+      line[std::string{key}] = to_json(value);
+    return line.dump(-1, ' ', false,
+                     nlohmann::ordered_json::error_handler_t::replace);
   }
 
   out += utc_timestamp();
   out.push_back(' ');
   out += level_name(level, true);
   out += " run=";
-  append_value(out, m_run_id);
+  append_text(out, m_run_id);
   for (auto const &[key, value] : fields)
   {
     out.push_back(' ');
@@ -244,46 +233,15 @@ void Logger::log(LogLevel level, std::string_view message,
 
 std::string new_run_id()
 {
-  unsigned char b[16];
-  int const fd = ::open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
+  try
+  {
+    // Boost's generator reads the system's entropy source (getrandom).
+    return boost::uuids::to_string(boost::uuids::random_generator{}());
+  }
+  catch (std::exception const &e)
+  {
     throw LoaderError{ErrorKind::internal,
-                      std::string{"cannot open /dev/urandom: "} +
-                        std::strerror(errno)};
-  std::size_t got = 0;
-  while (got < sizeof b)
-  {
-    ssize_t const n = ::read(fd, b + got, sizeof b - got);
-    if (n > 0)
-    {
-      got += static_cast<std::size_t>(n);
-    }
-    else if (n < 0 and errno == EINTR)
-    {
-      continue;
-    }
-    else
-    {
-      int const err = errno;
-      ::close(fd);
-      throw LoaderError{ErrorKind::internal,
-                        std::string{"cannot read /dev/urandom: "} +
-                          (n == 0 ? "end of file" : std::strerror(err))};
-    }
+                      std::string{"cannot make a run id: "} + e.what()};
   }
-  ::close(fd);
-
-  // RFC 4122 section 4.4: version 4, variant 10xx.
-  b[6] = static_cast<unsigned char>((b[6] & 0x0f) | 0x40);
-  b[8] = static_cast<unsigned char>((b[8] & 0x3f) | 0x80);
-  std::string out;
-  out.reserve(36);
-  for (std::size_t i = 0; i < sizeof b; ++i)
-  {
-    if (i == 4 or i == 6 or i == 8 or i == 10) out.push_back('-');
-    out.push_back(hex_digits[b[i] >> 4]);
-    out.push_back(hex_digits[b[i] & 0x0f]);
-  }
-  return out;
 }
 } // namespace loader

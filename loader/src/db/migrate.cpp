@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string_view>
 
+#include <pqxx/connection>
 #include <pqxx/transaction>
 
 #include "core/errors.hpp"
@@ -47,8 +48,9 @@ std::pair<int, std::string> version_of(std::string_view path)
 }
 } // namespace
 
-MigrateResult migrate(pqxx::connection &cx, Logger const &log)
+MigrateResult migrate(Database &db, Logger const &log)
 {
+  pqxx::connection_base &cx = db.cx();
   MigrateResult out;
   std::string current_file;
   try

@@ -1,9 +1,8 @@
 #pragma once
 #include <string>
 
-#include <pqxx/connection>
-
 #include "core/log.hpp"
+#include "db/database.hpp"
 
 namespace loader::db
 {
@@ -20,5 +19,5 @@ struct MigrateResult
 /// then re-apply every SQL function file as invoice_owner; all in one
 /// transaction under an advisory lock.  An applied migration whose text
 /// changed since is refused (LoaderError config); nothing is applied then.
-MigrateResult migrate(pqxx::connection &cx, Logger const &log);
+MigrateResult migrate(Database &db, Logger const &log);
 } // namespace loader::db

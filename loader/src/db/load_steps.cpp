@@ -1,9 +1,9 @@
-#include "db/steps.hpp"
+#include "db/load_steps.hpp"
 
+#include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
 #include "core/errors.hpp"
-#include "core/log.hpp"
 #include "core/failpoint.hpp"
 #include "db/copy_in.hpp"
 #include "db/raw_connection.hpp"
@@ -15,15 +15,11 @@ namespace
 {
 std::string problems_json(std::vector<Problem> const &problems)
 {
-  std::string out{"["};
+  nlohmann::json out = nlohmann::json::array();
   for (Problem const &p : problems)
-  {
-    if (out.size() > 1) out += ',';
-    out += "{\"rule\":" + json_quote(p.rule) +
-           ",\"record_no\":" + std::to_string(p.record_no) +
-           ",\"detail\":" + json_quote(p.detail) + "}";
-  }
-  return out + "]";
+    out.push_back(
+      {{"rule", p.rule}, {"record_no", p.record_no}, {"detail", p.detail}});
+  return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 /// "{a,b}" for a text[] parameter; names are already checked identifiers.
@@ -46,38 +42,7 @@ std::string text_array(std::vector<std::string> const &items)
 
 } // namespace
 
-struct Steps::Session
-{
-  std::unique_ptr<pqxx::connection> cx;
-};
-
-Steps::Steps(std::string dsn) : m_dsn{std::move(dsn)} {}
-Steps::~Steps() = default;
-
-bool Steps::connected() const noexcept
-{
-  return m_session != nullptr;
-}
-
-void Steps::connect()
-{
-  if (m_session) return;
-  auto session = std::make_unique<Session>();
-  session->cx = db::connect(m_dsn);
-  m_session = std::move(session);
-}
-
-void Steps::disconnect() noexcept
-{
-  m_session.reset();
-}
-
-pqxx::connection_base &Steps::cx()
-{
-  if (not m_session)
-    throw LoaderError{ErrorKind::internal, "no database session"};
-  return *m_session->cx;
-}
+LoadSteps::LoadSteps(std::string dsn) : m_db{std::move(dsn)} {}
 
 namespace
 {
@@ -102,18 +67,29 @@ std::string xid_of(pqxx::dbtransaction &tx)
 }
 } // namespace
 
-Resumed Steps::resume_attempt(std::int64_t attempt_id)
+Resumed LoadSteps::resume_attempt(std::int64_t attempt_id)
 {
   try
   {
-    pqxx::work tx{cx()};
+    pqxx::work tx{m_db.cx()};
     pqxx::row const r{tx.exec_params1(
       "select state, coalesce(xact_status, '') "
       "from ingest.resume_attempt($1, $2)",
       attempt_id, m_xid.empty() ? nullptr : m_xid.c_str())};
     tx.commit();
     m_xid.clear();
-    return {r[0].as<std::string>(), r[1].as<std::string>()};
+    return {parse_batch_state(r[0].as<std::string>()),
+            r[1].as<std::string>(), false};
+  }
+  catch (pqxx::sql_error const &e)
+  {
+    // IV209: another run closed this attempt while we were away.
+    if (std::string{e.sqlstate()} != "IV209")
+      rethrow_classified("resuming attempt " + std::to_string(attempt_id));
+    m_xid.clear();
+    Resumed taken;
+    taken.taken_over = true;
+    return taken;
   }
   catch (...)
   {
@@ -121,11 +97,11 @@ Resumed Steps::resume_attempt(std::int64_t attempt_id)
   }
 }
 
-SourceConfig Steps::get_source(std::string const &source)
+SourceConfig LoadSteps::get_source(std::string const &source)
 {
   try
   {
-    pqxx::read_transaction tx{cx()};
+    pqxx::read_transaction tx{m_db.cx()};
     pqxx::row const r{tx.exec_params1(
       "select source, allow_unknown_columns from ingest.get_source($1)",
       source)};
@@ -137,11 +113,11 @@ SourceConfig Steps::get_source(std::string const &source)
   }
 }
 
-Attempt Steps::begin_attempt(BeginArgs const &a)
+Attempt LoadSteps::begin_attempt(BeginArgs const &a)
 {
   try
   {
-    pqxx::work tx{cx()};
+    pqxx::work tx{m_db.cx()};
     // Optional values travel as NULL via the null-if-empty idiom below.
     pqxx::row const r{tx.exec_params1(
       "select batch_id, attempt_id, attempt_no, state, created "
@@ -156,7 +132,7 @@ Attempt Steps::begin_attempt(BeginArgs const &a)
       a.pid, static_cast<long long>(a.records))};
     tx.commit();
     return {r[0].as<std::int64_t>(), r[1].as<std::int64_t>(), r[2].as<int>(),
-            r[3].as<std::string>(), r[4].as<bool>()};
+            parse_batch_state(r[3].as<std::string>()), r[4].as<bool>()};
   }
   catch (...)
   {
@@ -164,14 +140,14 @@ Attempt Steps::begin_attempt(BeginArgs const &a)
   }
 }
 
-void Steps::stage(
+void LoadSteps::stage(
   std::int64_t batch_id, std::int64_t attempt_id,
   std::vector<std::string> const &columns,
   std::function<std::uint64_t(CopyWriter const &)> const &produce)
 {
   try
   {
-    pqxx::work tx{cx()};
+    pqxx::work tx{m_db.cx()};
     std::string sql{"copy staging.invoice_line (batch_id, record_no"};
     for (std::string const &c : columns) sql += ", " + tx.quote_name(c);
     sql += ") from stdin (format csv)";
@@ -195,32 +171,29 @@ void Steps::stage(
   }
 }
 
-void Steps::analyze_staging(char const *step)
+void LoadSteps::analyze_staging(char const *step)
 {
   // Its own transaction: ANALYZE keeps its lock until the end of the
   // transaction, which inside a step would queue other batches' steps.
-  pqxx::work tx{cx()};
+  pqxx::work tx{m_db.cx()};
   tx.exec_params("select ingest.analyze_staging($1)", step);
   tx.commit();
 }
 
-StepResult Steps::validate(std::int64_t batch_id, std::int64_t attempt_id)
+Validated LoadSteps::validate(std::int64_t batch_id, std::int64_t attempt_id)
 {
   try
   {
     analyze_staging("validation");
-    pqxx::work tx{cx()};
+    pqxx::work tx{m_db.cx()};
     pqxx::row const r{tx.exec_params1(
       "select state, coalesce(accepted, 0), coalesce(rejected, 0) "
       "from ingest.validate_batch($1, $2)",
       batch_id, attempt_id)};
     m_xid = xid_of(tx);
     tx.commit();
-    StepResult out;
-    out.state = r[0].as<std::string>();
-    out.accepted = r[1].as<long>();
-    out.rejected = r[2].as<long>();
-    return out;
+    return {parse_batch_state(r[0].as<std::string>()), r[1].as<long>(),
+            r[2].as<long>()};
   }
   catch (...)
   {
@@ -228,22 +201,40 @@ StepResult Steps::validate(std::int64_t batch_id, std::int64_t attempt_id)
   }
 }
 
-StepResult Steps::publish(std::int64_t batch_id, std::int64_t attempt_id)
+namespace
+{
+PublishOutcome parse_publish_outcome(std::string const &s)
+{
+  if (s == "published") return PublishOutcome::published;
+  if (s == "already_published") return PublishOutcome::already_published;
+  if (s == "waiting") return PublishOutcome::waiting;
+  if (s == "restage") return PublishOutcome::restage;
+  if (s == "quarantined") return PublishOutcome::quarantined;
+  throw LoaderError{ErrorKind::internal,
+                    "ingest.publish_batch returned an unknown outcome '" + s +
+                      "'"};
+}
+
+/// {"records": 20, "control_total": "4200.00"} -> records=20, ...
+std::map<std::string, std::string> flat_counts(std::string const &json)
+{
+  std::map<std::string, std::string> out;
+  auto const doc = nlohmann::json::parse(json, nullptr, false);
+  if (not doc.is_object()) return out;
+  for (auto const &[key, value] : doc.items())
+    out[key] = value.is_string() ? value.get<std::string>() : value.dump();
+  return out;
+}
+} // namespace
+
+Published LoadSteps::publish(std::int64_t batch_id, std::int64_t attempt_id)
 {
   try
   {
     analyze_staging("publication");
-    pqxx::work tx{cx()};
+    pqxx::work tx{m_db.cx()};
     pqxx::row const r{tx.exec_params1(
-      "select outcome, state, coalesce(counts::text, '{}'), "
-      "case when counts ? 'records' then format("
-      "'%s records: %s inserted, %s amended, %s voided, %s unchanged, "
-      "%s late, %s duplicate, %s rejected; gross %s, control total %s', "
-      "counts->>'records', counts->>'inserted', counts->>'amended', "
-      "counts->>'voided', counts->>'unchanged', counts->>'late', "
-      "counts->>'duplicates', counts->>'rejected', "
-      "counts->>'accepted_gross', coalesce(counts->>'control_total', "
-      "'none')) else coalesce(counts::text, '') end "
+      "select outcome, state, coalesce(counts::text, '{}') "
       "from ingest.publish_batch($1, $2)",
       batch_id, attempt_id)};
     m_xid = xid_of(tx);
@@ -251,11 +242,11 @@ StepResult Steps::publish(std::int64_t batch_id, std::int64_t attempt_id)
     if (failpoint_armed("after_publish_commit"))
       send_commit_and_die(tx);
     tx.commit();
-    StepResult out;
-    out.outcome = r[0].as<std::string>();
-    out.state = r[1].as<std::string>();
+    Published out;
+    out.outcome = parse_publish_outcome(r[0].as<std::string>());
+    out.state = parse_batch_state(r[1].as<std::string>());
     out.counts_json = r[2].as<std::string>();
-    out.summary = r[3].as<std::string>();
+    out.counts = flat_counts(out.counts_json);
     return out;
   }
   catch (...)
@@ -264,14 +255,14 @@ StepResult Steps::publish(std::int64_t batch_id, std::int64_t attempt_id)
   }
 }
 
-void Steps::finish_attempt(std::int64_t attempt_id, std::string const &outcome,
+void LoadSteps::finish_attempt(std::int64_t attempt_id, std::string const &outcome,
                            std::string const &error_class,
                            std::string const &sqlstate,
                            std::string const &message)
 {
   try
   {
-    pqxx::work tx{cx()};
+    pqxx::work tx{m_db.cx()};
     tx.exec_params(
       "select ingest.finish_attempt($1, $2, nullif($3, ''), nullif($4, ''), "
       "nullif($5, ''))",
@@ -284,11 +275,11 @@ void Steps::finish_attempt(std::int64_t attempt_id, std::string const &outcome,
   }
 }
 
-std::vector<Rejection> Steps::rejections(std::int64_t batch_id, int limit)
+std::vector<Rejection> LoadSteps::rejections(std::int64_t batch_id, int limit)
 {
   try
   {
-    pqxx::read_transaction tx{cx()};
+    pqxx::read_transaction tx{m_db.cx()};
     std::vector<Rejection> out;
     for (auto const &r : tx.exec_params(
            "select record_no, coalesce(invoice_number, ''), rule, detail "

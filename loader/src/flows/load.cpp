@@ -1,4 +1,4 @@
-#include "import/run_import.hpp"
+#include "flows/load.hpp"
 
 #include <unistd.h>
 
@@ -7,13 +7,16 @@
 
 #include "core/errors.hpp"
 #include "core/failpoint.hpp"
+#include "db/load_steps.hpp"
 #include "io/file_scan.hpp"
 #include "io/header_map.hpp"
 
-namespace loader::import
+namespace loader::flows
 {
 namespace
 {
+using db::BatchState;
+
 constexpr std::size_t max_manifest_bytes = 1 << 20;
 constexpr int rejections_shown = 10;
 
@@ -62,7 +65,27 @@ std::optional<std::string> read_manifest(LoadRequest const &rq,
   }
 }
 
-std::string describe_rejections(db::Steps &steps, std::int64_t batch_id)
+/// "20 records: 20 inserted, 0 amended, ...; gross 4200.00, control total
+/// 4200.00", or the counts as the database gave them when they are not a
+/// merge's (a waiting batch's reason).
+std::string merge_sentence(db::Published const &p)
+{
+  auto const &c = p.counts;
+  if (c.count("records") == 0) return p.counts_json == "{}" ? "" : p.counts_json;
+  auto const at = [&c](char const *key, char const *none = "0") {
+    auto const it = c.find(key);
+    return it == c.end() or it->second == "null" ? std::string{none}
+                                                 : it->second;
+  };
+  return at("records") + " records: " + at("inserted") + " inserted, " +
+         at("amended") + " amended, " + at("voided") + " voided, " +
+         at("unchanged") + " unchanged, " + at("late") + " late, " +
+         at("duplicates") + " duplicate, " + at("rejected") +
+         " rejected; gross " + at("accepted_gross") + ", control total " +
+         at("control_total", "none");
+}
+
+std::string describe_rejections(db::LoadSteps &steps, std::int64_t batch_id)
 {
   std::ostringstream out;
   auto const rows = steps.rejections(batch_id, rejections_shown + 1);
@@ -85,27 +108,29 @@ std::string describe_rejections(db::Steps &steps, std::int64_t batch_id)
   return out.str();
 }
 
-LoadOutcome quarantined(db::Steps &steps, db::Attempt const &at,
-                        Logger const &log)
+Result quarantined(db::LoadSteps &steps, db::Attempt const &at,
+                   Logger const &log)
 {
   std::string const reasons{describe_rejections(steps, at.batch_id)};
   steps.finish_attempt(at.attempt_id, "quarantined", "data", "",
                        "quarantined:" + reasons);
-  log.error("batch quarantined", {{"batch", std::to_string(at.batch_id)}});
-  return {exit_data, at.batch_id, "quarantined",
+  log.error("batch quarantined", {{"batch", at.batch_id}});
+  return {Outcome::quarantined,
           "batch " + std::to_string(at.batch_id) +
-            " is quarantined; nothing was published:" + reasons};
+            " is quarantined; nothing was published:" + reasons + "\n"};
 }
 
-/// One step from the batch's current checkpoint; returns the outcome when
+/// One step from the batch's current checkpoint; returns the result when
 /// the run is over, nothing when there is a next step.
-std::optional<LoadOutcome> advance(db::Steps &steps, LoadRequest const &rq,
-                                   io::FileScan const &scan,
-                                   std::vector<std::string> const &columns,
-                                   db::Attempt &at, Logger const &log)
+std::optional<Result> advance(db::LoadSteps &steps, LoadRequest const &rq,
+                              io::FileScan const &scan,
+                              std::vector<std::string> const &columns,
+                              db::Attempt &at, Logger const &log)
 {
   std::string const batch{std::to_string(at.batch_id)};
-  if (at.state == "received")
+  switch (at.state)
+  {
+  case BatchState::received:
   {
     std::string const prefix{batch + ","};
     steps.stage(at.batch_id, at.attempt_id, columns,
@@ -121,82 +146,92 @@ std::optional<LoadOutcome> advance(db::Steps &steps, LoadRequest const &rq,
                         "); load it again once it is complete"};
                   return r.records;
                 });
-    at.state = "staged";
+    at.state = BatchState::staged;
     log.info("batch staged",
-             {{"batch", batch}, {"records", std::to_string(scan.records)}});
+             {{"batch", at.batch_id}, {"records", scan.records}});
     failpoint("after_staged");
     return std::nullopt;
   }
-  if (at.state == "staged")
+  case BatchState::staged:
   {
-    db::StepResult const r{steps.validate(at.batch_id, at.attempt_id)};
+    db::Validated const r{steps.validate(at.batch_id, at.attempt_id)};
     at.state = r.state;
-    if (at.state == "received")
+    if (at.state == BatchState::received)
     {
       log.warn("staged records lost in a server crash; staging the file "
                "again",
-               {{"batch", batch}});
+               {{"batch", at.batch_id}});
       return std::nullopt;
     }
-    log.info("batch validated", {{"batch", batch},
-                                 {"state", r.state},
-                                 {"accepted", std::to_string(r.accepted)},
-                                 {"rejected", std::to_string(r.rejected)}});
-    if (at.state == "validated") failpoint("after_validated");
+    log.info("batch validated", {{"batch", at.batch_id},
+                                 {"state", db::name_of(r.state)},
+                                 {"accepted", r.accepted},
+                                 {"rejected", r.rejected}});
+    if (at.state == BatchState::validated) failpoint("after_validated");
     return std::nullopt;
   }
-  if (at.state == "validated")
+  case BatchState::validated:
   {
-    db::StepResult const r{steps.publish(at.batch_id, at.attempt_id)};
-    if (r.outcome == "waiting")
+    db::Published const r{steps.publish(at.batch_id, at.attempt_id)};
+    switch (r.outcome)
     {
+    case db::PublishOutcome::waiting:
       steps.finish_attempt(at.attempt_id, "waiting", "transient", "",
                            "waiting for an earlier business date: " +
                              r.counts_json);
       log.warn("batch validated; waiting for an earlier business date",
-               {{"batch", batch}, {"detail", r.counts_json}});
-      return LoadOutcome{exit_temp_fail, at.batch_id, "validated",
-                         "batch " + batch + " is validated and waits for an "
-                         "earlier business date of " + rq.source +
-                         " to publish: " + r.summary};
-    }
-    at.state = r.state;
-    if (r.outcome == "restage")
-    {
+               {{"batch", at.batch_id},
+                {"detail", LogValue::json(r.counts_json)}});
+      return Result{Outcome::waiting,
+                    "batch " + batch + " is validated and waits for an "
+                    "earlier business date of " + rq.source +
+                    " to publish: " + merge_sentence(r) + "\n"};
+    case db::PublishOutcome::restage:
+      at.state = r.state;
       log.warn("staged records lost in a server crash; staging the file "
                "again",
-               {{"batch", batch}});
+               {{"batch", at.batch_id}});
       return std::nullopt;
+    case db::PublishOutcome::published:
+    case db::PublishOutcome::already_published:
+      at.state = r.state;
+      steps.finish_attempt(at.attempt_id,
+                           r.outcome == db::PublishOutcome::published
+                             ? "published"
+                             : "already_published",
+                           "", "", "");
+      log.info("batch published", {{"batch", at.batch_id},
+                                   {"counts", LogValue::json(r.counts_json)}});
+      return Result{Outcome::done,
+                    "batch " + batch + " published: " + merge_sentence(r) +
+                      "\n"};
+    case db::PublishOutcome::quarantined:
+      at.state = r.state;
+      return std::nullopt; // reported on the next turn
     }
-    if (r.outcome == "published" or r.outcome == "already_published")
-    {
-      steps.finish_attempt(at.attempt_id, r.outcome, "", "", "");
-      log.info("batch published",
-               {{"batch", batch}, {"counts", r.counts_json}});
-      return LoadOutcome{exit_ok, at.batch_id, "published",
-                         "batch " + batch + " published: " + r.summary};
-    }
-    return std::nullopt; // quarantined: reported below on the next turn
+    return std::nullopt;
   }
-  if (at.state == "published")
-  {
+  case BatchState::published:
     steps.finish_attempt(at.attempt_id, "already_published", "", "", "");
-    log.info("batch already published; nothing to do", {{"batch", batch}});
-    return LoadOutcome{exit_ok, at.batch_id, "published",
-                       "batch " + batch +
-                         " was already published; nothing changed"};
+    log.info("batch already published; nothing to do",
+             {{"batch", at.batch_id}});
+    return Result{Outcome::done, "batch " + batch +
+                                   " was already published; nothing "
+                                   "changed\n"};
+  case BatchState::quarantined: return quarantined(steps, at, log);
+  case BatchState::reverted: break;
   }
-  if (at.state == "quarantined") return quarantined(steps, at, log);
-  std::string const message{"batch " + batch + " is " + at.state +
+  std::string const message{"batch " + batch + " is " +
+                            std::string{db::name_of(at.state)} +
                             "; an operator must replay it"};
-  steps.finish_attempt(at.attempt_id, "failed", "data", "", message);
-  return LoadOutcome{exit_data, at.batch_id, at.state, message};
+  steps.finish_attempt(at.attempt_id, "failed", "config", "", message);
+  return Result{Outcome::refused, message + "\n"};
 }
 } // namespace
 
-LoadOutcome run_load(db::Steps &steps, LoadRequest const &rq,
-                     Logger const &log)
+Result load(std::string const &dsn, LoadRequest const &rq, Logger const &log)
 {
+  db::LoadSteps steps{dsn};
   Retrier retry{rq.retry, log};
   auto const reset = [&steps] { steps.disconnect(); };
 
@@ -240,47 +275,44 @@ LoadOutcome run_load(db::Steps &steps, LoadRequest const &rq,
     return steps.begin_attempt(args);
   };
   db::Attempt at{retry.run("register", begin, reset)};
-  std::string batch{std::to_string(at.batch_id)};
   log.info(at.created ? "batch registered" : "batch found",
-           {{"batch", batch},
-            {"attempt", std::to_string(at.attempt_no)},
-            {"state", at.state},
+           {{"batch", at.batch_id},
+            {"attempt", at.attempt_no},
+            {"state", db::name_of(at.state)},
             {"sha256", scan.sha256}});
-  if (at.state == "received") failpoint("after_received");
+  if (at.state == BatchState::received) failpoint("after_received");
 
   // After a lost session: a new one, the runner lock again, and the state
   // the database holds (a step whose COMMIT reply was lost shows as done).
   auto const ensure_session = [&] {
     if (steps.connected()) return;
     steps.connect();
-    try
+    db::Resumed const r{steps.resume_attempt(at.attempt_id)};
+    if (r.taken_over)
     {
-      db::Resumed const r{steps.resume_attempt(at.attempt_id)};
-      log.info("session resumed",
-               {{"batch", batch},
-                {"state", r.state},
-                {"lost_transaction", r.xact_status.empty() ? "none"
-                                                           : r.xact_status}});
-      at.state = r.state;
-    }
-    catch (LoaderError const &e)
-    {
-      if (e.sqlstate != "IV209") throw;
       // Another run closed this attempt while we were away: start anew.
       at = steps.begin_attempt(args);
       log.info("attempt taken over; continuing as a new attempt",
-               {{"batch", batch}, {"attempt", std::to_string(at.attempt_no)},
-                {"state", at.state}});
+               {{"batch", at.batch_id},
+                {"attempt", at.attempt_no},
+                {"state", db::name_of(at.state)}});
+      return;
     }
+    log.info("session resumed",
+             {{"batch", at.batch_id},
+              {"state", db::name_of(r.state)},
+              {"lost_transaction",
+               r.xact_status.empty() ? "none" : r.xact_status}});
+    at.state = r.state;
   };
 
   try
   {
     for (;;)
     {
-      std::optional<LoadOutcome> done{retry.run(
-        "after " + at.state,
-        [&]() -> std::optional<LoadOutcome> {
+      std::optional<Result> done{retry.run(
+        "after " + std::string{db::name_of(at.state)},
+        [&]() -> std::optional<Result> {
           ensure_session();
           return advance(steps, rq, scan, args.columns, at, log);
         },
@@ -303,9 +335,9 @@ LoadOutcome run_load(db::Steps &steps, LoadRequest const &rq,
       // The database is out of reach; the next run closes the attempt as
       // abandoned.
       log.warn("could not record the failed attempt",
-               {{"batch", batch}, {"error", again.what()}});
+               {{"batch", at.batch_id}, {"error", again.what()}});
     }
     throw;
   }
 }
-} // namespace loader::import
+} // namespace loader::flows

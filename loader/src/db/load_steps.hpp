@@ -1,15 +1,13 @@
 #pragma once
 #include <cstdint>
 #include <functional>
-#include <memory>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace pqxx
-{
-class connection_base;
-} // namespace pqxx
+#include "db/batch_state.hpp"
+#include "db/database.hpp"
 
 namespace loader::db
 {
@@ -27,6 +25,7 @@ struct Problem
   std::string detail;
 };
 
+/// What ingest.begin_attempt needs to know of the file and the run.
 struct BeginArgs
 {
   std::string source;
@@ -51,18 +50,34 @@ struct Attempt
   std::int64_t batch_id = 0;
   std::int64_t attempt_id = 0;
   int attempt_no = 0;
-  std::string state;
+  BatchState state = BatchState::received;
   bool created = false;
 };
 
-struct StepResult
+struct Validated
 {
-  std::string state;
-  std::string outcome;     ///< publish: published|already_published|waiting|quarantined
-  std::string counts_json; ///< publish: what the merge did (JSON)
-  std::string summary;     ///< publish: the same, as a sentence
+  BatchState state = BatchState::received;
   long accepted = 0;
   long rejected = 0;
+};
+
+/// How ingest.publish_batch ended.
+enum class PublishOutcome
+{
+  published,
+  already_published,
+  waiting,     ///< validated; an earlier business date is not published
+  restage,     ///< staged rows lost in a crash: back to received
+  quarantined, ///< the second reconciliation failed
+};
+
+struct Published
+{
+  PublishOutcome outcome = PublishOutcome::published;
+  BatchState state = BatchState::validated;
+  std::string counts_json; ///< what the merge did, as the database said
+  /// The same, one value per key, as text ("records" -> "20").
+  std::map<std::string, std::string> counts;
 };
 
 struct Rejection
@@ -78,26 +93,25 @@ using CopyWriter = std::function<void(char const *, std::size_t)>;
 
 struct Resumed
 {
-  std::string state;       ///< where the batch stands now
+  BatchState state = BatchState::received; ///< where the batch stands now
   std::string xact_status; ///< of the step transaction that was in flight
+  /// Another run closed this attempt while we were away: start a new one.
+  bool taken_over = false;
 };
 
-/// The loader's calls into the database: one SQL entry point each, one
+/// The load's calls into the database: one SQL entry point each, one
 /// transaction each, no retries (the orchestrator retries whole steps).
 /// Owns the session, so a retry can drop it and start a new one.
 /// Every failure is rethrown as a classified LoaderError.
-class Steps
+class LoadSteps
 {
 public:
-  explicit Steps(std::string dsn);
-  ~Steps();
-  Steps(Steps const &) = delete;
-  Steps &operator=(Steps const &) = delete;
+  explicit LoadSteps(std::string dsn);
 
-  bool connected() const noexcept;
-  void connect();
+  bool connected() const noexcept { return m_db.connected(); }
+  void connect() { m_db.connect(); }
   /// Drop the session (and with it the session's runner lock).
-  void disconnect() noexcept;
+  void disconnect() noexcept { m_db.disconnect(); }
 
   SourceConfig get_source(std::string const &source);
   Attempt begin_attempt(BeginArgs const &args);
@@ -109,8 +123,8 @@ public:
   void stage(std::int64_t batch_id, std::int64_t attempt_id,
              std::vector<std::string> const &columns,
              std::function<std::uint64_t(CopyWriter const &)> const &produce);
-  StepResult validate(std::int64_t batch_id, std::int64_t attempt_id);
-  StepResult publish(std::int64_t batch_id, std::int64_t attempt_id);
+  Validated validate(std::int64_t batch_id, std::int64_t attempt_id);
+  Published publish(std::int64_t batch_id, std::int64_t attempt_id);
   void finish_attempt(std::int64_t attempt_id, std::string const &outcome,
                       std::string const &error_class,
                       std::string const &sqlstate,
@@ -121,10 +135,7 @@ private:
   /// Fresh statistics of what the step ("validation" or "publication")
   /// reads (ingest.analyze_staging), committed before it plans over them.
   void analyze_staging(char const *step);
-  pqxx::connection_base &cx();
-  std::string m_dsn;
-  struct Session;
-  std::unique_ptr<Session> m_session;
+  Database m_db;
   std::string m_xid; ///< xid of the last step transaction sent to commit
 };
 } // namespace loader::db

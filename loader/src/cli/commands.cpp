@@ -1,0 +1,19 @@
+/// The table of commands, in the order `invoice-loader --help` lists them
+/// (after pgcopydb's cli_root.c).  A new command: a row here, a
+/// declaration in cli/commands.hpp, cli/<command>.cpp and
+/// flows/<command>.cpp.
+#include "cli/commands.hpp"
+
+namespace loader::cli
+{
+std::vector<CommandSpec> const &command_table()
+{
+  static std::vector<CommandSpec> const table{
+    migrate_command(),
+    source_add_command(),
+    load_command(),
+    status_command(),
+  };
+  return table;
+}
+} // namespace loader::cli

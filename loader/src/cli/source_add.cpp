@@ -1,0 +1,80 @@
+/// `invoice-loader source add NAME [options]` (operator).
+#include "cli/commands.hpp"
+#include "cli/help.hpp"
+#include "cli/values.hpp"
+#include "flows/source_add.hpp"
+
+namespace po = boost::program_options;
+
+namespace loader::cli
+{
+namespace
+{
+std::string description()
+{
+  return "Register the source NAME, or update it when it exists "
+         "(operator).\n";
+}
+
+po::options_description options()
+{
+  po::options_description d{"Options for source add", help_line_length};
+  d.add_options()
+    ("policy", po::value<std::string>()->value_name("POLICY"),
+     "all-or-nothing (default for a new source): any rejected row "
+     "quarantines the batch; partial: publish the accepted rows and "
+     "quarantine the rejected ones")
+    ("max-rejected-share", po::value<std::string>()->value_name("F"),
+     "with partial: the largest share of rejected rows, a plain decimal "
+     "from 0 to 1 (e.g. 0.05)")
+    ("start-date", po::value<std::string>()->value_name("D"),
+     "first business date of the source, YYYY-MM-DD")
+    ("feed-url", po::value<std::string>()->value_name("TEMPLATE"),
+     "where the source's daily files will be fetched from; recorded only, "
+     "nothing fetches it yet")
+    ("allow-unknown-columns", po::bool_switch(),
+     "ignore columns the contract does not know instead of quarantining "
+     "the batch");
+  return d;
+}
+
+Bound bind(po::variables_map const &vm)
+{
+  flows::SourceAddRequest out;
+  auto const name = get(vm, "name");
+  if (not name) usage_error("'source add' needs a NAME", "source add");
+  if (name->empty()) config_error("source add: NAME must not be empty");
+  out.name = *name;
+
+  out.policy = get(vm, "policy");
+  if (out.policy and *out.policy != "all-or-nothing" and
+      *out.policy != "partial")
+    config_error("--policy " + quoted(*out.policy) +
+                 " is not one of: all-or-nothing, partial");
+  out.max_rejected_share = get(vm, "max-rejected-share");
+  if (out.max_rejected_share and not is_share(*out.max_rejected_share))
+    config_error("--max-rejected-share " + quoted(*out.max_rejected_share) +
+                 " is not a plain decimal between 0 and 1");
+  out.start_date = get(vm, "start-date");
+  if (out.start_date) check_date("start-date", *out.start_date);
+  out.feed_url = get(vm, "feed-url");
+  if (out.feed_url) check_not_empty("feed-url", *out.feed_url);
+  // Left out: the stored value stays (a new source does not allow them).
+  if (flag(vm, "allow-unknown-columns")) out.allow_unknown_columns = true;
+  return {out, [out](GlobalOptions const &g, Logger const &) {
+            return flows::source_add(g.dsn, out);
+          }};
+}
+} // namespace
+
+CommandSpec source_add_command()
+{
+  return {"source add",
+          "register or update a source (operator)",
+          "source add NAME [options]",
+          description,
+          options,
+          "name",
+          bind};
+}
+} // namespace loader::cli

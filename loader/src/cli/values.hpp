@@ -1,0 +1,52 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <boost/program_options/variables_map.hpp>
+
+namespace loader::cli
+{
+/// LoaderError{usage}: "<msg>; see 'invoice-loader <hint> --help'".
+[[noreturn]] void usage_error(std::string const &msg, std::string_view hint);
+/// LoaderError{config} with the message as given.
+[[noreturn]] void config_error(std::string const &msg);
+
+/// The option's value, or nothing when it was not given.
+std::optional<std::string> get(boost::program_options::variables_map const &vm,
+                               char const *key);
+/// A switch (po::bool_switch).
+bool flag(boost::program_options::variables_map const &vm, char const *key);
+std::string quoted(std::string const &v);
+
+/// --<option> must be a real date written as YYYY-MM-DD (config error).
+void check_date(char const *option, std::string const &v);
+/// --<option> must be text or json (config error); returns v == "json".
+bool check_text_or_json(char const *option, std::string const &v);
+/// --<option> must not be empty (config error).
+void check_not_empty(char const *option, std::string const &v);
+/// A whole number from lo to hi, or nothing when the option is absent.
+std::optional<std::int64_t> bounded(
+  boost::program_options::variables_map const &vm, char const *option,
+  std::int64_t lo, std::int64_t hi);
+/// A positive integer id (--batch, --notification), or nothing.
+std::optional<std::int64_t> positive_id(
+  boost::program_options::variables_map const &vm, char const *option);
+
+/// True for a real calendar date written exactly as YYYY-MM-DD.
+bool is_iso_date(std::string const &s);
+/// True for -?digits[.digits] (no exponent, sign, spaces or separators).
+bool is_plain_decimal(std::string const &s);
+/// True for a plain decimal between 0 and 1 inclusive, without a sign.
+bool is_share(std::string const &v);
+/// True for digits only, at least one.
+bool all_digits(std::string_view s) noexcept;
+/// A string of digits as int64; nothing when it does not fit.
+std::optional<std::int64_t> to_int64(std::string const &digits);
+/// "scheme://..." (http, https, file, s3, ...): a URL, not a local path.
+bool looks_like_url(std::string_view s) noexcept;
+/// An unknown option as typed, without any "=value" or attached value:
+/// the value may be a secret ("--password=x", "-px").
+std::string option_name_only(std::string token);
+} // namespace loader::cli

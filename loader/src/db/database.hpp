@@ -1,0 +1,35 @@
+#pragma once
+#include <memory>
+#include <string>
+
+namespace pqxx
+{
+class connection_base;
+} // namespace pqxx
+
+namespace loader::db
+{
+/// One database session, opened on first use and dropped on demand (the
+/// retry layer drops it after a failure).  Keeps libpqxx inside db/: the
+/// flows hold a Database and call db/ functions with it.
+class Database
+{
+public:
+  explicit Database(std::string dsn);
+  ~Database();
+  Database(Database const &) = delete;
+  Database &operator=(Database const &) = delete;
+
+  bool connected() const noexcept { return m_session != nullptr; }
+  void connect();
+  /// Drop the session (and with it every session lock it held).
+  void disconnect() noexcept;
+  /// The session, connecting first when there is none.
+  pqxx::connection_base &cx();
+
+private:
+  std::string m_dsn;
+  struct Session;
+  std::unique_ptr<Session> m_session;
+};
+} // namespace loader::db
