@@ -5,7 +5,8 @@
 # libcurl and OpenSSL, and time (/usr/bin/time, for the benchmarks' peak
 # memory; scripts/bench.sh installs pgloader itself when it runs in full).
 #
-# Usage: scripts/install-deps.sh
+# Usage: scripts/install-deps.sh          (no arguments)
+#        scripts/install-deps.sh --help   (this text; installs nothing)
 #
 # Idempotent: asks dpkg-query first, so a machine that has every package
 # makes no network access at all. Otherwise: apt-get update, then
@@ -13,6 +14,13 @@
 # (noninteractive), as root, or through sudo when not root. Without root
 # and without sudo it prints what to install and exits 1.
 set -euo pipefail
+# shellcheck source=scripts/lib/help.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/help.sh"
+help_if_asked "$0" "${1:-}"
+if [[ $# -gt 0 ]]; then
+  echo "install-deps: takes no arguments (see --help)" >&2
+  exit 64
+fi
 
 packages=(
   build-essential
