@@ -3,7 +3,10 @@
 # invoice-loader need: compiler and CMake, PostgreSQL 15 with pgTAP and
 # pg_cron, libpqxx/libpq, Boost.Program_options, Catch2 v2, pg_prove,
 # libcurl and OpenSSL, and time (/usr/bin/time, for the benchmarks' peak
-# memory; scripts/bench.sh installs pgloader itself when it runs in full).
+# memory; scripts/bench.sh installs pgloader itself when it runs in full);
+# for the package (scripts/package.sh, tests/package/): help2man (the man
+# page), man-db (man -l), dpkg-dev (dpkg-shlibdeps: the .deb's Depends) and
+# file (which dpkg-shlibdeps and CPack use to find the ELF files).
 #
 # Usage: scripts/install-deps.sh          (no arguments)
 #        scripts/install-deps.sh --help   (this text; installs nothing)
@@ -39,6 +42,10 @@ packages=(
   libssl-dev
   ca-certificates
   time
+  help2man
+  man-db
+  dpkg-dev
+  file
 )
 
 missing=()
