@@ -14,6 +14,7 @@
 #   --explain-min-ms T   only statements taking T ms or more (default 100)
 #   --analyzed-empty     also measure an empty history whose statistics were
 #                 taken while it was empty (VACUUM ANALYZE after migrate)
+#   -h, --help    this text
 #
 # What it does, on its own throwaway cluster (scripts/with-tmp-pg.sh; this
 # script re-invokes itself inside with --inside; WITH_TMP_PG_FAST=1 in the
@@ -58,6 +59,8 @@
 set -euo pipefail
 # shellcheck source=scripts/lib/bench_report.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/bench_report.sh"
+# shellcheck source=scripts/lib/help.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/help.sh"
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 
@@ -78,7 +81,7 @@ while [[ $# -gt 0 ]]; do
     --no-explain) explain=never; shift ;;
     --analyzed-empty) analyzed_empty=1; shift ;;
     --explain-min-ms) [[ $# -ge 2 ]] || usage; explain_min_ms=$2; shift 2 ;;
-    -h | --help) usage ;;
+    -h | --help) script_help "$0" ;;
     *) echo "bench-publish: unknown argument '$1'" >&2; usage ;;
   esac
 done

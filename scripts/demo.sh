@@ -5,7 +5,13 @@
 # nightly batch (20 invoices, control total 4,200.00, with its manifest),
 # loads it, shows status and the totals consumers read, then loads the same
 # file again to show that nothing changes.  Leaves nothing running.
+#
+# Usage: scripts/demo.sh          (no arguments)
+#        scripts/demo.sh --help   (this text; does nothing else)
 set -euo pipefail
+# shellcheck source=scripts/lib/help.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/help.sh"
+help_if_asked "$0" "${1:-}"
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 

@@ -8,6 +8,7 @@
 #   --prefix P     invoice numbers are P followed by the record number, six
 #                  digits at least (default INV-YYYYMMDD-, the business date)
 #   --revision R   the revision of every record (default 0)
+#   -h, --help     this text
 #
 # Writes OUT_DIR/<S>_<date>.csv, or OUT_DIR/<S>_<date>_<P>r<R>.csv when
 # --prefix or --revision is given (a / in P becomes _), plus
@@ -31,6 +32,8 @@
 # OUT_DIR.
 set -euo pipefail
 export LC_ALL=C
+# shellcheck source=scripts/lib/help.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/help.sh"
 
 usage() {
   echo "usage: $0 [--source S] [--prefix P] [--revision R] OUT_DIR BUSINESS_DATE COUNT" >&2
@@ -43,6 +46,7 @@ while [[ $# -gt 0 ]]; do
     --source) [[ $# -ge 2 ]] || usage; source_name=$2; shift 2 ;;
     --prefix) [[ $# -ge 2 ]] || usage; prefix=$2; named=1; shift 2 ;;
     --revision) [[ $# -ge 2 ]] || usage; revision=$2; named=1; shift 2 ;;
+    -h | --help) script_help "$0" ;;
     --) shift; break ;;
     -*) usage ;;
     *) break ;;

@@ -4,9 +4,13 @@
 # pg_cron, libpqxx/libpq, Boost.Program_options and the Boost headers
 # (UUID, Algorithm), nlohmann-json, Catch2 v2, pg_prove, libcurl and
 # OpenSSL, and time (/usr/bin/time, for the benchmarks' peak memory;
-# scripts/bench.sh installs pgloader itself when it runs in full).
+# scripts/bench.sh installs pgloader itself when it runs in full); for the
+# package (scripts/package.sh, tests/package/): help2man (the man page),
+# man-db (man -l), dpkg-dev (dpkg-shlibdeps: the .deb's Depends) and file
+# (which dpkg-shlibdeps and CPack use to find the ELF files).
 #
-# Usage: scripts/install-deps.sh
+# Usage: scripts/install-deps.sh          (no arguments)
+#        scripts/install-deps.sh --help   (this text; installs nothing)
 #
 # Idempotent: asks dpkg-query first, so a machine that has every package
 # makes no network access at all. Otherwise: apt-get update, then
@@ -14,6 +18,13 @@
 # (noninteractive), as root, or through sudo when not root. Without root
 # and without sudo it prints what to install and exits 1.
 set -euo pipefail
+# shellcheck source=scripts/lib/help.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/help.sh"
+help_if_asked "$0" "${1:-}"
+if [[ $# -gt 0 ]]; then
+  echo "install-deps: takes no arguments (see --help)" >&2
+  exit 64
+fi
 
 packages=(
   build-essential
@@ -34,6 +45,10 @@ packages=(
   libssl-dev
   ca-certificates
   time
+  help2man
+  man-db
+  dpkg-dev
+  file
 )
 
 missing=()

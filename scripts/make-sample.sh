@@ -2,6 +2,7 @@
 # make-sample.sh: write the sample nightly batch of the source acme-erp.
 #
 # Usage: scripts/make-sample.sh OUT_DIR [BUSINESS_DATE]   (default 2026-11-28)
+#        scripts/make-sample.sh --help
 #
 # Writes, deterministically (the same date gives the same bytes):
 #   OUT_DIR/acme-erp_<date>.csv                 20 invoices, LF line ends
@@ -23,6 +24,9 @@
 # before anything is written in OUT_DIR.
 set -euo pipefail
 export LC_ALL=C
+# shellcheck source=scripts/lib/help.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/help.sh"
+help_if_asked "$0" "${1:-}"
 
 usage() {
   echo "usage: $0 OUT_DIR [BUSINESS_DATE]" >&2

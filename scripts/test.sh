@@ -10,6 +10,9 @@
 #                 -DINVOICE_LOADER_WERROR=ON when CI=true
 #   ctest         ctest --test-dir build --output-on-failure
 #                 --no-tests=error (Catch2 unit tests, CLI smoke tests)
+#   package       scripts/package.sh (the .deb, into build/), then
+#                 tests/package/deb_installs_and_runs.sh on it (dpkg -x:
+#                 --version, --help, man -l, Depends)
 #   sql, e2e      tests/run-sql-tests.sh, then tests/run-e2e.sh, inside ONE
 #                 throwaway cluster (scripts/with-tmp-pg.sh: PGHOST, PGPORT,
 #                 PGUSER, PGDATABASE, TMP_PG_* are set), with stdin from
@@ -79,6 +82,9 @@ fi
 stage install-deps bash scripts/install-deps.sh
 stage build bash scripts/build.sh "${build_args[@]}"
 stage ctest ctest --test-dir build --output-on-failure --no-tests=error
+# shellcheck disable=SC2016  # "$@" and $(...) are the inner bash's
+stage package bash -c 'deb=$(bash scripts/package.sh "$@" | tail -n 1) &&
+  bash tests/package/deb_installs_and_runs.sh "$deb"' package "${build_args[@]}"
 
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT

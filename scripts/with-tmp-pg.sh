@@ -3,6 +3,8 @@
 #
 # Usage: scripts/with-tmp-pg.sh CMD [ARGS...]
 #   e.g. scripts/with-tmp-pg.sh psql -c 'select 1'
+#        scripts/with-tmp-pg.sh --help   (this text; CMD's own --help
+#        still passes: scripts/with-tmp-pg.sh psql --help)
 #
 # What it does (after PostgREST's withTmpDb):
 #   1. makes a fresh directory with mktemp -d (owned by postgres when run as
@@ -39,6 +41,9 @@
 # The port only names the socket file inside the private DIR, so it cannot
 # collide with another server; it is random to keep URLs in logs distinct.
 set -euo pipefail
+# shellcheck source=scripts/lib/help.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/help.sh"
+help_if_asked "$0" "${1:-}"
 
 readonly pg_bin=/usr/lib/postgresql/15/bin
 

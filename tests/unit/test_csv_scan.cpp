@@ -431,17 +431,16 @@ TEST_CASE("csv_scan: requires the header's field count in every record",
   {
     check_issue(scan("a,b\n1,2\n3"), "csv.column_count", 2);
   }
-  SECTION("an empty line is a record with one field")
+  SECTION("an empty line is a blank line, not a record with one field")
   {
-    auto const r = scan("a,b\n1,2\n\n3,4\n");
-    check_issue(r, "csv.column_count", 2);
-    CHECK(r.issue->detail == "record 2 has 1 field; the header has 2");
+    check_issue(scan("a,b\n1,2\n\n3,4\n"), "csv.blank_line", 2);
   }
-  SECTION("an empty line is a valid record under a one-column header")
+  SECTION("under a one-column header an empty value is written \"\"")
   {
-    auto const r = scan("a\nx\n\ny\n");
+    auto const r = scan("a\nx\n\"\"\ny\n");
     check_ok(r);
-    CHECK(r.records == Records{{1, "x"}, {2, ""}, {3, "y"}});
+    CHECK(r.records == Records{{1, "x"}, {2, "\"\""}, {3, "y"}});
+    check_issue(scan("a\nx\n\ny\n"), "csv.blank_line", 2);
   }
   SECTION("a header with more fields than the limit")
   {
@@ -471,10 +470,109 @@ TEST_CASE("csv_scan: rejects an empty header name", "[unit][csv_scan]")
   {
     check_issue(scan("a,b,\n"), "header.empty_name", 0);
   }
-  SECTION("an empty first line")
+}
+
+TEST_CASE("csv_scan: ignores blank lines at the end, rejects them inside",
+          "[unit][csv_scan]")
+{
+  SECTION("trailing LF blanks")
   {
-    check_issue(scan("\na\n"), "header.empty_name", 0);
+    auto const r = scan("a,b\n1,2\n3,4\n\n\n\n");
+    check_ok(r);
+    CHECK(r.records == Records{{1, "1,2"}, {2, "3,4"}});
+    CHECK(r.record_count == 2);
+    CHECK(r.bytes == 15);
   }
+  SECTION("one trailing blank line")
+  {
+    auto const r = scan("a,b\n1,2\n3,4\n\n");
+    check_ok(r);
+    CHECK(r.record_count == 2);
+  }
+  SECTION("trailing CRLF blanks")
+  {
+    auto const r = scan("a,b\r\n1,2\r\n\r\n\r\n");
+    check_ok(r);
+    CHECK(r.crlf);
+    CHECK(r.records == Records{{1, "1,2"}});
+  }
+  SECTION("a trailing CRLF blank in an LF file is a line-ending problem")
+  {
+    check_issue(scan("a,b\n1,2\n\r\n"), "csv.line_endings", 2);
+  }
+  SECTION("a trailing LF blank in a CRLF file is a line-ending problem")
+  {
+    check_issue(scan("a,b\r\n1,2\r\n\n"), "csv.line_endings", 2);
+  }
+  SECTION("a blank in the middle")
+  {
+    auto const r = scan("a,b\n1,2\n\n3,4\n");
+    check_issue(r, "csv.blank_line", 2);
+    CHECK(r.issue->detail == "line 3 is blank (between record 1 and "
+                             "record 2); blank lines are allowed only at "
+                             "the end of the file");
+    CHECK(r.records == Records{{1, "1,2"}});
+  }
+  SECTION("several blanks in the middle of a CRLF file, right after the "
+          "header")
+  {
+    auto const r = scan("a,b\r\n\r\n\r\n1,2\r\n");
+    check_issue(r, "csv.blank_line", 1);
+    CHECK(r.issue->detail == "lines 2 to 3 are blank (between the header "
+                             "and record 1); blank lines are allowed only "
+                             "at the end of the file");
+  }
+  SECTION("the line number counts newlines inside quotes")
+  {
+    auto const r = scan("a,b\n\"x\ny\",2\n\n3,4");
+    check_issue(r, "csv.blank_line", 2);
+    CHECK(r.issue->detail.find("line 4 is blank") == 0);
+  }
+  SECTION("a blank followed by a record that is bad itself names the blank")
+  {
+    check_issue(scan("a,b\n1,2\n\n3\"\n"), "csv.blank_line", 2);
+    check_issue(scan("a,b\n1,2\n\n\0\n"s), "csv.blank_line", 2);
+    check_issue(scan("a,b\n1,2\n\n\rx\n"), "csv.blank_line", 2);
+  }
+  SECTION("a blank inside quotes is data")
+  {
+    auto const r = scan("a,b\n\"x\n\ny\",2\n\"\n\",\"\r\n\r\n\"\n");
+    check_ok(r);
+    CHECK(r.records ==
+          Records{{1, "\"x\n\ny\",2"}, {2, "\"\n\",\"\r\n\r\n\""}});
+  }
+  SECTION("a header-only file followed by blank lines is an empty day")
+  {
+    auto const lf = scan("a,b\n\n\n");
+    check_ok(lf);
+    CHECK(lf.header == Names{"a", "b"});
+    CHECK(lf.record_count == 0);
+    auto const crlf = scan("a,b\r\n\r\n");
+    check_ok(crlf);
+    CHECK(crlf.record_count == 0);
+    CHECK(crlf.crlf);
+  }
+  SECTION("a blank first line: the header is missing")
+  {
+    auto const r = scan("\na\n");
+    check_issue(r, "csv.blank_line", 0);
+    CHECK_FALSE(r.header_seen);
+    check_issue(scan("\xEF\xBB\xBF\r\na\r\n"), "csv.blank_line", 0);
+  }
+}
+
+TEST_CASE("csv_scan: counts the blank lines it ignored at the end",
+          "[unit][csv_scan]")
+{
+  Result r;
+  Collect sink{r};
+  CsvScanner s{sink};
+  std::string const in = "a\n1\n\n\n\n";
+  s.feed(in.data(), in.size());
+  s.finish();
+  CHECK_FALSE(s.issue().has_value());
+  CHECK(s.records() == 1);
+  CHECK(s.trailing_blank_lines() == 3);
 }
 
 TEST_CASE("csv_scan: rejects a NUL byte anywhere", "[unit][csv_scan]")
@@ -814,4 +912,5 @@ TEST_CASE("csv_scan: each problem has its stable rule code",
   CHECK(rule_of(CsvProblem::end_marker) == "csv.end_marker");
   CHECK(rule_of(CsvProblem::record_too_long) == "csv.record_too_long");
   CHECK(rule_of(CsvProblem::header_empty_name) == "header.empty_name");
+  CHECK(rule_of(CsvProblem::blank_line) == "csv.blank_line");
 }

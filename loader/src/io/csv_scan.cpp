@@ -129,6 +129,7 @@ std::string_view rule_of(CsvProblem p) noexcept
   case CsvProblem::end_marker: return "csv.end_marker";
   case CsvProblem::record_too_long: return "csv.record_too_long";
   case CsvProblem::header_empty_name: return "header.empty_name";
+  case CsvProblem::blank_line: return "csv.blank_line";
   }
   return "csv.unknown";
 }
@@ -150,6 +151,11 @@ std::uint64_t CsvScanner::records() const noexcept { return m_records; }
 
 std::uint64_t CsvScanner::bytes() const noexcept { return m_bytes; }
 
+std::uint64_t CsvScanner::trailing_blank_lines() const noexcept
+{
+  return m_issue ? 0 : m_blank_lines;
+}
+
 std::uint64_t CsvScanner::current_record() const noexcept
 {
   return m_header_done ? m_records + 1 : 0;
@@ -158,6 +164,22 @@ std::uint64_t CsvScanner::current_record() const noexcept
 void CsvScanner::fail(CsvProblem problem, std::string detail)
 {
   m_issue = CsvIssue{problem, current_record(), std::move(detail)};
+}
+
+void CsvScanner::fail_blank_lines()
+{
+  std::uint64_t const last = m_blank_first + m_blank_lines - 1;
+  std::string const lines =
+    m_blank_lines == 1
+      ? "line " + std::to_string(m_blank_first) + " is blank"
+      : "lines " + std::to_string(m_blank_first) + " to " +
+          std::to_string(last) + " are blank";
+  std::string const before =
+    m_records == 0 ? "the header" : record_name(m_records);
+  fail(CsvProblem::blank_line,
+       lines + " (between " + before + " and " +
+         record_name(m_records + 1) +
+         "); blank lines are allowed only at the end of the file");
 }
 
 void CsvScanner::feed(char const *data, std::size_t size)
@@ -245,6 +267,16 @@ void CsvScanner::scan(char const *data, std::size_t size)
     }
 
     unsigned char const c = p[i];
+    // Blank lines followed by anything but more blank lines (LF, or CR
+    // then LF) are in the middle of the data.  They are pending only at
+    // the start of a record, which is the start of a line: the fast path
+    // above never runs there (m_line is ln_start).
+    if (m_blank_lines != 0 and c != '\n' and
+        not (c == '\r' and m_state == st_field_start))
+    {
+      fail_blank_lines();
+      return;
+    }
     if (c == 0)
     {
       fail(CsvProblem::nul_byte,
@@ -307,6 +339,7 @@ void CsvScanner::scan(char const *data, std::size_t size)
         return;
       }
       m_line = ln_start;
+      ++m_lines_ended;
     }
     else if (m_line != ln_other)
     {
@@ -442,6 +475,12 @@ void CsvScanner::end_record(std::string_view raw, bool terminated,
 {
   if (not m_header_done)
   {
+    if (raw.empty())
+    {
+      fail(CsvProblem::blank_line,
+           "line 1 is blank; the file must start with the header line");
+      return;
+    }
     end_header(raw);
     if (m_issue) return;
     // The header line's terminator decides for the whole file.
@@ -455,6 +494,15 @@ void CsvScanner::end_record(std::string_view raw, bool terminated,
            record_name(current_record()) + " ends with " +
            (crlf ? "CRLF" : "LF") + " but the header line ends with " +
            (m_crlf ? "CRLF" : "LF"));
+      return;
+    }
+    if (raw.empty())
+    {
+      // Not a record (not even under a one-column header: an empty value
+      // there is written ""); an error only if more data follows.
+      if (m_blank_lines == 0) m_blank_first = m_lines_ended;
+      ++m_blank_lines;
+      m_state = st_field_start;
       return;
     }
     std::size_t const fields = m_fields + 1;

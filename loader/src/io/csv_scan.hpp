@@ -21,6 +21,7 @@ enum class CsvProblem
   end_marker,      ///< csv.end_marker: a line that is exactly \. (COPY)
   record_too_long, ///< csv.record_too_long
   header_empty_name, ///< header.empty_name
+  blank_line,      ///< csv.blank_line: a blank line before more data
 };
 
 std::string_view rule_of(CsvProblem p) noexcept;
@@ -54,6 +55,11 @@ public:
 /// line endings (taken from the header line), same field count as the
 /// header.  Memory is bounded by max_record_bytes, whatever the file size.
 /// Stops at the first problem: later feed() calls are ignored.
+///
+/// A blank line (nothing before its LF or CRLF, outside quotes) is not a
+/// record: blank lines at the very end of the file are ignored, a blank
+/// line followed by more data is a problem (csv.blank_line), and so is a
+/// blank first line (the header is missing).
 class CsvScanner
 {
 public:
@@ -70,6 +76,8 @@ public:
   bool had_bom() const noexcept;
   bool crlf() const noexcept;
   std::uint64_t records() const noexcept; ///< data records emitted
+  /// Blank lines at the end of the file, ignored (after finish()).
+  std::uint64_t trailing_blank_lines() const noexcept;
   std::uint64_t bytes() const noexcept;   ///< bytes fed, BOM included
 
 private:
@@ -77,6 +85,7 @@ private:
   void end_record(std::string_view raw, bool terminated, bool crlf);
   void end_header(std::string_view raw);
   void fail(CsvProblem problem, std::string detail);
+  void fail_blank_lines();
   std::uint64_t current_record() const noexcept;
 
   CsvSink &m_sink;
@@ -92,6 +101,9 @@ private:
   std::size_t m_record_len = 0; ///< bytes of the current record so far
   std::size_t m_fields = 0;     ///< commas seen in the current record
   std::size_t m_header_fields = 0;
+  std::uint64_t m_lines_ended = 0; ///< LFs seen, quoted ones included
+  std::uint64_t m_blank_lines = 0; ///< blank lines since the last record
+  std::uint64_t m_blank_first = 0; ///< line number of the first of them
   std::uint8_t m_phase = 0;     ///< BOM check, scanning, finished
   std::uint8_t m_state = 0;     ///< where in a record the scanner is
   std::uint8_t m_line = 0;      ///< progress towards a line that is \.

@@ -124,6 +124,7 @@ FileScan scan_file(std::string const &path)
   out.sha256 = sha.hex();
   out.had_bom = scanner.had_bom();
   out.records = scanner.records();
+  out.trailing_blank_lines = scanner.trailing_blank_lines();
   out.issue = scanner.issue();
   return out;
 }

@@ -16,6 +16,7 @@ struct FileScan
   std::uint64_t size = 0;
   bool had_bom = false;
   std::uint64_t records = 0;        ///< data records (header excluded)
+  std::uint64_t trailing_blank_lines = 0; ///< ignored, at the end
   std::vector<std::string> header;  ///< header names, if it was read
   std::optional<CsvIssue> issue;    ///< first structural problem
 };

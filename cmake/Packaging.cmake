@@ -1,0 +1,106 @@
+# Packaging.cmake: what `cmake --install` puts where, and the .deb (CPack).
+#
+#   bin/invoice-loader
+#   share/man/man1/invoice-loader.1.gz     help2man, from the built binary's
+#                                          --help (skipped without help2man)
+#   share/bash-completion/completions/invoice-loader
+#   share/doc/invoice-loader/              README.md, docs/*.md
+#   share/doc/invoice-loader/examples/systemd/   example units, env.example
+#
+# `cpack --config build/CPackConfig.cmake` (scripts/package.sh) builds
+# invoice-loader_<version>_<arch>.deb; its Depends come from
+# dpkg-shlibdeps (dpkg-dev), so they name the libraries the binary links.
+include(GNUInstallDirs)
+# The package's name, not the CMake project's (invoice_loader).
+set(doc_dir "${CMAKE_INSTALL_DATADIR}/doc/invoice-loader")
+
+install(TARGETS invoice-loader RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+# The man page follows whatever --help prints at build time.  help2man runs
+# packaging/help2man-help.sh under the name invoice-loader (help2man takes
+# the program name from the file name); it adds each command's --help.
+find_program(HELP2MAN_EXECUTABLE help2man)
+find_program(GZIP_EXECUTABLE gzip)
+if(HELP2MAN_EXECUTABLE)
+  set(man_dir "${PROJECT_BINARY_DIR}/packaging/man")
+  set(man_page "${man_dir}/invoice-loader.1")
+  set(man_include "${PROJECT_SOURCE_DIR}/packaging/invoice-loader.h2m")
+  # configure_file keeps the script's executable mode.
+  configure_file("${PROJECT_SOURCE_DIR}/packaging/help2man-help.sh"
+    "${man_dir}/wrapper/invoice-loader" COPYONLY)
+  add_custom_command(
+    OUTPUT "${man_page}"
+    COMMAND "${CMAKE_COMMAND}" -E env
+            "INVOICE_LOADER_BIN=$<TARGET_FILE:invoice-loader>"
+            "${HELP2MAN_EXECUTABLE}" --no-info --section 1
+            --manual "User Commands"
+            --include "${man_include}" --output "${man_page}"
+            "${man_dir}/wrapper/invoice-loader"
+    DEPENDS invoice-loader "${man_include}"
+            "${PROJECT_SOURCE_DIR}/packaging/help2man-help.sh"
+    COMMENT "Generating the man page invoice-loader.1 from --help"
+    VERBATIM)
+  if(GZIP_EXECUTABLE)
+    # Debian policy 12.1: man pages compressed with gzip -9n.
+    add_custom_command(
+      OUTPUT "${man_page}.gz"
+      COMMAND "${GZIP_EXECUTABLE}" -9n --force --keep "${man_page}"
+      DEPENDS "${man_page}"
+      VERBATIM)
+    set(man_installed "${man_page}.gz")
+  else()
+    set(man_installed "${man_page}")
+  endif()
+  add_custom_target(man_page ALL DEPENDS "${man_installed}")
+  install(FILES "${man_installed}"
+    DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+else()
+  message(STATUS "help2man not found: the man page invoice-loader.1 is "
+                 "skipped (Debian: apt-get install help2man)")
+endif()
+
+install(FILES "${PROJECT_SOURCE_DIR}/packaging/invoice-loader.bash-completion"
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
+  RENAME invoice-loader)
+
+file(GLOB doc_pages CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/docs/*.md")
+install(FILES "${PROJECT_SOURCE_DIR}/README.md" ${doc_pages}
+  DESTINATION ${doc_dir})
+install(FILES
+  "${PROJECT_SOURCE_DIR}/packaging/systemd/invoice-loader-catch-up.service"
+  "${PROJECT_SOURCE_DIR}/packaging/systemd/invoice-loader-catch-up.timer"
+  "${PROJECT_SOURCE_DIR}/packaging/systemd/invoice-loader-notify.service"
+  "${PROJECT_SOURCE_DIR}/packaging/systemd/env.example"
+  DESTINATION ${doc_dir}/examples/systemd)
+
+# The .deb.  Version: the project's; architecture: dpkg's.
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME invoice-loader)
+set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
+set(CPACK_PACKAGE_VENDOR "invoice-loader maintainers")
+set(CPACK_PACKAGE_CONTACT
+  "invoice-loader maintainers <maintainers@users.noreply.a-seed-24435358.example>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+  "nightly CSV invoice import into PostgreSQL, replayable and exactly once")
+# The body only: CPack puts the summary first and wraps the text (a blank
+# line becomes the " ." paragraph separator).
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
+  "invoice-loader loads one delivered CSV file of one source for one
+business date into PostgreSQL 15 through durable checkpoints (received,
+staged, validated, published or quarantined), resuming after any failure.
+A batch is published only when it reconciles with its manifest's control
+totals, in one transaction with the watermark and an outbox notification.
+
+The package holds the loader, its man page, bash completion, the
+documentation and example systemd units (nightly catch-up timer,
+notification dispatcher).")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # name_version_arch.deb (no release)
+set(CPACK_DEBIAN_PACKAGE_SECTION database)
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "postgresql-client")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "bash-completion, postgresql-15-cron")
+set(CPACK_STRIP_FILES ON)
+set(CPACK_OUTPUT_FILE_PREFIX "${PROJECT_BINARY_DIR}")
+include(CPack)

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# deb_installs_and_runs: the .deb that scripts/package.sh builds unpacks
+# (dpkg -x, no installation) into a usable tree: the binary runs (--version
+# names the package's version, --help the commands), the man page renders
+# with man -l and documents the commands and the exit codes, the control
+# file's Depends names libpq5 and libpqxx (dpkg-shlibdeps), and the bash
+# completion, docs and example systemd units are where the man page says.
+#
+# Usage: tests/package/deb_installs_and_runs.sh DEB
+set -euo pipefail
+deb=${1:?usage: tests/package/deb_installs_and_runs.sh DEB}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failed=0
+ok() { echo "ok - $*"; }
+not_ok() { echo "not ok - $*"; failed=1; }
+check() { # check DESCRIPTION CMD...
+  local what=$1; shift
+  if "$@"; then ok "$what"; else not_ok "$what"; fi
+}
+# shellcheck disable=SC2317  # called through check
+has() { grep -qE -- "$2" "$1"; }
+
+[[ -f $deb ]] || { echo "not ok - $deb does not exist"; exit 1; }
+version=$(dpkg-deb -f "$deb" Version)
+arch=$(dpkg-deb -f "$deb" Architecture)
+check "file name is invoice-loader_<version>_<arch>.deb" \
+  test "$(basename "$deb")" = "invoice-loader_${version}_${arch}.deb"
+depends=$(dpkg-deb -f "$deb" Depends)
+check "Depends lists libpq5 ($depends)" grep -qE '(^|, )libpq5( |,|$)' <<<"$depends"
+check "Depends lists libpqxx" grep -qE '(^|, )libpqxx-[0-9.]+( |,|$)' <<<"$depends"
+for field in Maintainer Section Description; do
+  check "control field $field is set" test -n "$(dpkg-deb -f "$deb" "$field")"
+done
+
+dpkg -x "$deb" "$work/root"
+root=$work/root
+bin=$root/usr/bin/invoice-loader
+check "the binary is usr/bin/invoice-loader" test -x "$bin"
+
+rc=0; "$bin" --version >"$work/version" 2>&1 || rc=$?
+check "--version exits 0" test "$rc" = 0
+check "--version names invoice-loader $version" has "$work/version" "invoice-loader.* $version"
+
+rc=0; "$bin" --help >"$work/help" 2>&1 || rc=$?
+check "--help exits 0" test "$rc" = 0
+for cmd in migrate 'source add' load status; do
+  check "--help names the command '$cmd'" has "$work/help" "^  $cmd "
+done
+
+man_page=$root/usr/share/man/man1/invoice-loader.1.gz
+check "the man page is usr/share/man/man1/invoice-loader.1.gz" test -f "$man_page"
+rc=0
+MANWIDTH=100 MANPAGER=cat PAGER=cat man --warnings -l "$man_page" \
+  >"$work/man" 2>"$work/man.err" || rc=$?
+check "man -l renders the page" test "$rc" = 0 -a -s "$work/man"
+check "man -l prints no warnings" test ! -s "$work/man.err"
+for section in NAME SYNOPSIS DESCRIPTION 'EXIT STATUS' FILES 'SEE ALSO'; do
+  check "the man page has the section $section" has "$work/man" "^$section\$"
+done
+for cmd in migrate 'source add' load status; do
+  check "the man page documents the command '$cmd'" has "$work/man" "Command $cmd:"
+done
+for code in 0 65 66 70 75 77; do
+  check "the man page explains exit status $code" has "$work/man" "^ +$code([ ,]|\$)"
+done
+check "the man page names the package version" has "$work/man" "invoice-loader $version"
+
+share=$root/usr/share
+check "bash completion is installed" \
+  test -f "$share/bash-completion/completions/invoice-loader"
+if bash "$here/bash_completion.sh" "$share/bash-completion/completions/invoice-loader" \
+     >"$work/completion" 2>&1; then
+  ok "the installed bash completion offers the commands and options"
+else
+  not_ok "the installed bash completion:"; grep '^not ok' "$work/completion"
+fi
+for f in README.md OPERATIONS.md FAILURES.md DESIGN.md \
+         examples/systemd/invoice-loader-catch-up.service \
+         examples/systemd/invoice-loader-catch-up.timer \
+         examples/systemd/invoice-loader-notify.service \
+         examples/systemd/env.example; do
+  check "usr/share/doc/invoice-loader/$f is installed" \
+    test -s "$share/doc/invoice-loader/$f"
+done
+
+# The units as systemd reads them, pointed at the unpacked binary.
+if command -v systemd-analyze >/dev/null; then
+  mkdir "$work/units"
+  for u in invoice-loader-catch-up.service invoice-loader-catch-up.timer \
+           invoice-loader-notify.service; do
+    sed "s|/usr/bin/invoice-loader|$bin|" \
+      "$share/doc/invoice-loader/examples/systemd/$u" >"$work/units/$u"
+  done
+  rc=0
+  (cd "$work/units" && systemd-analyze verify --man=no ./*.service ./*.timer) \
+    >"$work/verify" 2>&1 || rc=$?
+  if [[ $rc == 0 && ! -s $work/verify ]]; then
+    ok "systemd-analyze verify accepts the example units"
+  else
+    not_ok "systemd-analyze verify:"; sed 's/^/#   /' "$work/verify"
+  fi
+else
+  echo "ok - # SKIP systemd-analyze not installed"
+fi
+exit "$failed"
