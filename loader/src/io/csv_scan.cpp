@@ -250,7 +250,7 @@ void CsvScanner::scan(char const *data, std::size_t size)
   {
     // Fast path: plain ASCII in the middle of a line and of a field, up to
     // the record size limit (the byte past it takes the slow path).
-    if (m_state <= st_quoted and m_line == ln_other and m_utf8_need == 0 and
+    if (m_state <= st_quoted and m_line == ln_other and m_utf8.idle() and
         plain[p[i]])
     {
       std::size_t const room = max - m_record_len;
@@ -285,41 +285,9 @@ void CsvScanner::scan(char const *data, std::size_t size)
       return;
     }
 
-    if (m_utf8_need != 0 or c >= 0x80)
+    if (not m_utf8.idle() or c >= 0x80)
     {
-      bool ok = true;
-      if (m_utf8_need != 0)
-      {
-        ok = c >= m_utf8_lo and c <= m_utf8_hi;
-        --m_utf8_need;
-        m_utf8_lo = 0x80;
-        m_utf8_hi = 0xBF;
-      }
-      else if (c >= 0xC2 and c <= 0xDF)
-      {
-        m_utf8_need = 1;
-        m_utf8_lo = 0x80;
-        m_utf8_hi = 0xBF;
-      }
-      else if (c >= 0xE0 and c <= 0xEF)
-      {
-        // E0: no overlongs; ED: no UTF-16 surrogates (D800-DFFF).
-        m_utf8_need = 2;
-        m_utf8_lo = (c == 0xE0) ? 0xA0 : 0x80;
-        m_utf8_hi = (c == 0xED) ? 0x9F : 0xBF;
-      }
-      else if (c >= 0xF0 and c <= 0xF4)
-      {
-        // F0: no overlongs; F4: nothing above U+10FFFF.
-        m_utf8_need = 3;
-        m_utf8_lo = (c == 0xF0) ? 0x90 : 0x80;
-        m_utf8_hi = (c == 0xF4) ? 0x8F : 0xBF;
-      }
-      else
-      {
-        ok = false;
-      }
-      if (not ok)
+      if (m_utf8.step(c) == Utf8Decoder::Step::invalid)
       {
         fail(CsvProblem::invalid_utf8,
              record_name(current_record()) + " is not valid UTF-8: "
@@ -543,7 +511,7 @@ void CsvScanner::finish()
     return;
   }
   std::string const where = record_name(current_record());
-  if (m_utf8_need != 0)
+  if (not m_utf8.idle())
   {
     fail(CsvProblem::invalid_utf8,
          where + " is not valid UTF-8: the file ends inside a multi-byte "

@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/utf8.hpp"
+
 namespace loader::io
 {
 /// Structural problems found while scanning a file.  Each has a stable rule
@@ -108,9 +110,7 @@ private:
   std::uint8_t m_state = 0;     ///< where in a record the scanner is
   std::uint8_t m_line = 0;      ///< progress towards a line that is \.
   std::uint8_t m_prefix_seen = 0; ///< BOM bytes matched so far
-  std::uint8_t m_utf8_need = 0; ///< continuation bytes still expected
-  std::uint8_t m_utf8_lo = 0;   ///< range of the next continuation byte
-  std::uint8_t m_utf8_hi = 0;
+  Utf8Decoder m_utf8; ///< the one UTF-8 validator (core/utf8.hpp)
   bool m_header_done = false;
 };
 } // namespace loader::io
