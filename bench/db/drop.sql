@@ -1,0 +1,3 @@
+-- bench/db/drop.sql: drop the database :db once a measurement is taken.
+-- Variables: db.
+drop database :"db";

@@ -1,0 +1,504 @@
+"""The load benchmark (scripts/bench.sh): invoice-loader load against psql
+\\copy and pgloader on the same files, peak memory, and (through the publish
+benchmark) publication over a long history. Runs inside its own cluster;
+see the header of scripts/bench.sh for the method."""
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from harness.common import (BATCH_DATE, BENCH, IDENTIFIER, REPO, SOURCE,
+                            Failure, default_json, drop_db, fresh_db,
+                            inside_env, loader_path, loader_version, loadavg,
+                            machine, machine_lines, md_table, note, psql,
+                            rounded, rss_floor, run_quietly, step_times,
+                            timed, utc_now,
+                            value, write_json)
+
+TOOLS = ("load", "psql_copy", "pgloader")
+LOAD_METRICS = ("copy_ms", "validate_ms", "publish_ms", "attempt_ms")
+NOT_INSTALLED = "not installed (scripts/install-deps.sh)"
+
+
+def size_label(f):
+    n = f["records"]
+    if f["role"] == "seed":
+        return f"{n} invoices (seed)"
+    if n % 1000000 == 0:
+        return f"{n // 1000000}M invoices"
+    if n % 1000 == 0:
+        return f"{n // 1000}k invoices"
+    return f"{n} invoices"
+
+
+def fmt(v, metric):
+    if metric == "rss_kb":
+        return rounded(v / 1024) + " MB"
+    return rounded(v) + " ms"
+
+
+class Bench:
+    """One run: the files, the measurements, the figures."""
+
+    def __init__(self, args, work):
+        self.args, self.work = args, work
+        self.loader = loader_path()
+        self.smoke = args.smoke
+        self.small_reps = 1 if args.smoke else 5
+        self.measurements = []  # one dict per process measured
+        self.failures = []      # baselines that failed: role, records, ...
+        self.pgloader = shutil.which("pgloader")
+        self.files = []
+        self.rss_floor_kb = rss_floor()
+
+    # ------------------------------------------------------------ the files
+    def cached_file(self, name, count, generator):
+        """DATA_DIR/NAME/<csv>, written by GENERATOR unless its manifest
+        says it is already there with COUNT records."""
+        d = Path(self.args.data_dir) / name
+        csv = d / f"{SOURCE}_{BATCH_DATE}.csv"
+        manifest = Path(str(csv) + ".manifest.json")
+        if (csv.is_file() and manifest.is_file() and
+                int(json.loads(manifest.read_text())["record_count"]) ==
+                count):
+            note(f"reusing {csv}")
+        else:
+            note(f"generating {csv} ({count} invoices)")
+            csv = Path(run_quietly(generator(d, count),
+                                   f"generating {csv}").strip())
+            manifest = Path(str(csv) + ".manifest.json")
+        m = json.loads(manifest.read_text())
+        return {"csv": csv, "manifest": manifest,
+                "records": int(m["record_count"]), "sha256": m["sha256"],
+                "bytes": csv.stat().st_size}
+
+    def make_files(self):
+        def seed(d, _count):
+            return [str(REPO / "scripts" / "make-sample.sh"), str(d),
+                    BATCH_DATE]
+
+        def generated(d, count):
+            return [str(REPO / "scripts" / "gen-invoices.sh"), "--source",
+                    SOURCE, str(d), BATCH_DATE, str(count)]
+
+        self.files.append({"role": "seed",
+                           **self.cached_file("seed", 20, seed)})
+        if self.smoke:
+            return
+        big, sizes = self.args.big, []
+        if big > 100000:
+            sizes.append(100000)
+        sizes.append(big)
+        if self.args.with_10m and big != 10000000:
+            sizes.append(10000000)
+        for n in sizes:
+            self.files.append({"role": "big" if n == big else "size",
+                               **self.cached_file(f"n{n}", n, generated)})
+
+    def pgloader_file(self):
+        """pgloader is measured on the big file (on the seed in --smoke)."""
+        role = "seed" if self.smoke else "big"
+        return next(f for f in self.files if f["role"] == role)
+
+    # ------------------------------------------------------------ measuring
+    def record(self, f, rep, tool, child, **metrics):
+        m = {"role": f["role"], "records": f["records"], "rep": rep,
+             "tool": tool, "wall_ns": child.wall_ns,
+             "wall_ms": round(child.wall_ms, 3), "rss_kb": child.rss_kb,
+             "exit": child.rc, **metrics}
+        self.measurements.append(m)
+        return m
+
+    def baseline_failed(self, f, rep, tool, why, child=None):
+        """A baseline that failed is reported, not fatal to the run; the
+        run's exit status says so (except in --smoke)."""
+        if child is not None:
+            sys.stderr.write(child.output())
+        note(f"rep {rep}, {f['records']} invoices: {tool} FAILED: {why}")
+        self.failures.append({"role": f["role"], "records": f["records"],
+                              "rep": rep, "tool": tool, "error": why})
+
+    def text_table(self, db, f):
+        """In DB, the logged table bench_text: one text column per column
+        of the file's header."""
+        with open(f["csv"], encoding="utf-8") as fh:
+            header = fh.readline().rstrip("\r\n")
+        for col in header.split(","):
+            if not IDENTIFIER.match(col):
+                raise Failure(f"unexpected header column '{col}' in "
+                              f"{f['csv']}")
+        psql(db, "load/text_table.sql", header=header)
+        return header
+
+    def measure_load(self, f, rep):
+        """The loader into a fresh copy of the template; Failure unless the
+        batch is published with every invoice of the file."""
+        db = "bench_load"
+        fresh_db(db, "bench_tpl")
+        child = timed("load", [
+            self.loader, "--dsn", f"dbname={db} user=invoice_loader", "load",
+            "--source", SOURCE, "--business-date", BATCH_DATE,
+            "--input", str(f["csv"]), "--manifest", str(f["manifest"])],
+            self.work)
+        t = step_times(db, f["sha256"]) or {"batch_id": 0, "state": None}
+        invoices = int(value(db, "report/published_invoices.sql",
+                             batch_id=t["batch_id"]))
+        if child.rc != 0 or t["state"] != "published" or \
+                invoices != f["records"]:
+            sys.stderr.write(child.output())
+            raise Failure(
+                f"the load of {f['csv']} did not publish: exit {child.rc}, "
+                f"state '{t['state'] or 'none'}', {invoices} invoices in "
+                f"reporting.invoice (want {f['records']})")
+        self.record(f, rep, "load", child, batch_id=t["batch_id"],
+                    **{k: t[k] for k in LOAD_METRICS})
+        note(f"rep {rep}, {f['records']} invoices: load "
+             f"{rounded(child.wall_ms)} ms (COPY {t['copy_ms']}, validation "
+             f"{t['validate_ms']}, publication {t['publish_ms']}), peak RSS "
+             f"{child.rss_kb} kB")
+        drop_db(db)
+
+    def expect_rows(self, db, f, rep, tool, child):
+        got = int(value(db, "load/count_text.sql"))
+        if got != f["records"]:
+            self.baseline_failed(f, rep, tool, f"loaded {got} rows of "
+                                 f"{f['records']}", child)
+            return False
+        return True
+
+    def measure_copy(self, f, rep):
+        """psql \\copy of the same file into a fresh text table."""
+        db = "bench_copy"
+        fresh_db(db)
+        self.text_table(db, f)
+        command = (BENCH / "load" / "psql_copy.in").read_text().strip()
+        child = timed("copy", [
+            "psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", db,
+            "-c", command.replace("@CSV@", str(f["csv"]))], self.work)
+        if child.rc != 0:
+            self.baseline_failed(f, rep, "psql_copy", f"exit {child.rc}",
+                                 child)
+        elif self.expect_rows(db, f, rep, "psql_copy", child):
+            self.record(f, rep, "psql_copy", child)
+            note(f"rep {rep}, {f['records']} invoices: psql \\copy "
+                 f"{rounded(child.wall_ms)} ms")
+        drop_db(db)
+
+    def measure_pgloader(self, f, rep):
+        """pgloader, the same file into a fresh text table. The server
+        listens on a unix socket only: the URL names the socket's
+        directory and port (postgresql://USER@unix:DIR:PORT/DB)."""
+        if not self.pgloader:
+            return
+        db = "bench_pgloader"
+        fresh_db(db)
+        header = self.text_table(db, f)
+        spec = (BENCH / "load" / "pgloader.load.in").read_text()
+        for k, v in {"@CSV@": str(f["csv"]),
+                     "@COLUMNS@": header.replace(",", ", "),
+                     "@USER@": os.environ["PGUSER"],
+                     "@HOST@": os.environ["PGHOST"],
+                     "@PORT@": os.environ["PGPORT"], "@DB@": db}.items():
+            spec = spec.replace(k, v)
+        load_file = self.work / "pgloader.load"
+        load_file.write_text(spec)
+        child = timed("pgloader", [
+            self.pgloader, "--root-dir", str(self.work / "pgloader-root"),
+            str(load_file)], self.work)
+        if child.rc != 0:
+            self.baseline_failed(f, rep, "pgloader", f"exit {child.rc}",
+                                 child)
+        elif self.expect_rows(db, f, rep, "pgloader", child):
+            self.record(f, rep, "pgloader", child)
+            note(f"rep {rep}, {f['records']} invoices: pgloader "
+                 f"{rounded(child.wall_ms)} ms")
+        drop_db(db)
+
+    def measure(self):
+        """Loader and baselines alternate within each repetition, so that
+        drift hits all of them."""
+        note(f"template database bench_tpl: migrated, source {SOURCE} from "
+             f"{BATCH_DATE}")
+        fresh_db("bench_tpl", "template1")
+        run_quietly([self.loader, "-q", "--dsn", "dbname=bench_tpl",
+                     "migrate"], "migrate of bench_tpl")
+        run_quietly([self.loader, "-q", "--dsn",
+                     "dbname=bench_tpl user=invoice_operator", "source",
+                     "add", SOURCE, "--start-date", BATCH_DATE],
+                    "source add in bench_tpl")
+        if not self.pgloader:
+            note(f"pgloader: {NOT_INSTALLED}; its row says so")
+        pg_file = self.pgloader_file()
+        seed = self.files[0]
+        for rep in range(1, self.small_reps + 1):
+            self.measure_load(seed, rep)
+            self.measure_copy(seed, rep)
+            if seed is pg_file:
+                self.measure_pgloader(seed, rep)
+        for rep in range(1, self.args.reps + 1):
+            for f in self.files[1:]:
+                self.measure_load(f, rep)
+                self.measure_copy(f, rep)
+                if f is pg_file:
+                    self.measure_pgloader(f, rep)
+
+    # ------------------------------------------------------------ history
+    def history(self):
+        """The publish benchmark on its own cluster: its row goes into this
+        table, its report is printed after this one's."""
+        h = self.args.history_size
+        figure = ("publication (validated->published) of a 10k batch over "
+                  f"{h} versions")
+        if self.smoke or self.args.skip_history:
+            return figure, None, None
+        note(f"bench/run.py publish --history {h} --reps {self.args.reps} "
+             "(its own cluster)")
+        out_json = self.work / "history.json"
+        with open(self.work / "history.out", "wb") as out:
+            rc = subprocess.call(
+                [sys.executable, str(BENCH / "run.py"), "publish",
+                 "--history", str(h), "--reps", str(self.args.reps),
+                 "--no-explain", "--json", str(out_json)],
+                stdin=subprocess.DEVNULL, stdout=out,
+                env={**os.environ, "INVOICE_LOADER": self.loader})
+        if rc != 0:
+            raise Failure(f"the publish benchmark failed (exit {rc})")
+        text = (self.work / "history.out").read_text()
+        return (figure, json.loads(out_json.read_text()),
+                text[text.index("== workload"):] if "== workload" in text
+                else text)
+
+    # ------------------------------------------------------------ figures
+    def stats(self):
+        groups = {}
+        for m in self.measurements:
+            for metric in ("wall_ms", "rss_kb") + LOAD_METRICS:
+                if m.get(metric) is not None:
+                    key = (m["role"], m["records"], m["tool"], metric)
+                    groups.setdefault(key, []).append(m[metric])
+        return {k: (statistics.median(v), min(v), max(v))
+                for k, v in groups.items()}
+
+    def figures(self, history_figure, history):
+        """The table's rows, each (sort key, cells, numbers). Section 1 the
+        times per file (seed first, then by size), 2 the history, 3 peak
+        memory. The ratio targets apply to the seed sample and the big (1M)
+        file, the memory target to every generated file."""
+        stats = self.stats()
+        seed = self.files[0]
+        pg_file = self.pgloader_file()
+        rows = []
+        for i, f in enumerate(sorted(self.files, key=lambda f: (
+                f["role"] != "seed", f["records"]))):
+            same = (f["role"], f["records"])
+            not_seed = f["role"] != "seed"
+            spec = [
+                # section, ord, figure, metric, baseline name, baseline key
+                # (role, records, tool, metric), kind, target
+                (1, 1, "load, file to published", "wall_ms", "psql \\copy",
+                 same + ("psql_copy", "wall_ms"), "ratio",
+                 {"seed": 5, "big": 4}.get(f["role"])),
+                (1, 2, "COPY phase of load (received->staged)", "copy_ms",
+                 "psql \\copy", same + ("psql_copy", "wall_ms"), "ratio",
+                 1.2 if f["role"] == "big" else None),
+                (1, 3, "load vs pgloader, end to end (ratio: pgloader / "
+                 "load)", "wall_ms", "pgloader",
+                 same + ("pgloader", "wall_ms"), "speedup",
+                 10 if f["role"] == "big" else None),
+                (1, 4, "validation (staged->validated)", "validate_ms",
+                 None, None, None, None),
+                (1, 5, "publication (validated->published)", "publish_ms",
+                 None, None, None, None),
+                (1, 6, "whole attempt (attempt_overview)", "attempt_ms",
+                 None, None, None, None),
+                (3, 1, "loader peak RSS", "rss_kb",
+                 "loader, 20 invoices (seed)" if not_seed else None,
+                 (seed["role"], seed["records"], "load", "rss_kb")
+                 if not_seed else None, "memory",
+                 64 if not_seed else None),
+            ]
+            for section, order, figure, metric, base_name, base_key, kind, \
+                    target in spec:
+                main = stats.get(same + ("load", metric))
+                if main is None:
+                    continue
+                med, lo, hi = main
+                base = stats.get(base_key) if base_key else None
+                why = self.why_missing(f, base_key, pg_file)
+                if base_key and base is None and why is None:
+                    continue
+                ratio = None
+                if base is not None and base[0]:
+                    ratio = (base[0] / med if kind == "speedup"
+                             else med / base[0])
+                target_text = ""
+                if target is not None:
+                    target_text = {"ratio": f"<= {target}x",
+                                   "speedup": f">= {target}x",
+                                   "memory": f"<= {target} MB"}[kind]
+                met = ""
+                if target is not None:
+                    if kind == "memory":
+                        met = "met" if hi <= target * 1024 else "NOT met"
+                    elif ratio is None:
+                        met = "not measured"
+                    elif kind == "ratio":
+                        met = "met" if ratio <= target else "NOT met"
+                    else:
+                        met = "met" if ratio >= target else "NOT met"
+                cells = [f"{figure}, {size_label(f)}", fmt(med, metric),
+                         fmt(lo, metric), fmt(hi, metric), base_name or "",
+                         fmt(base[0], base_key[3]) if base is not None
+                         else (why or ""),
+                         rounded(ratio, 2) + "x" if ratio is not None else "",
+                         target_text, met]
+                rows.append(((section, i, order), cells, {
+                    "figure": cells[0], "role": f["role"],
+                    "records": f["records"], "metric": metric,
+                    "median": med, "min": lo, "max": hi,
+                    "baseline": base_name,
+                    "baseline_median": base[0] if base else None,
+                    "baseline_missing": why if base is None else None,
+                    "ratio": ratio, "target": target_text, "met": met}))
+        if history is None:
+            cells = [history_figure, "skipped", "", "", "", "", "", "",
+                     "skipped"]
+            rows.append(((2, 0, 0), cells, {"figure": history_figure,
+                                            "met": "skipped"}))
+        else:
+            p = history["publication_over_history"]
+            cells = [history_figure, rounded(p["median"]) + " ms",
+                     rounded(p["min"]) + " ms", rounded(p["max"]) + " ms",
+                     "the same, empty history",
+                     rounded(p["empty_median"]) + " ms",
+                     rounded(p["ratio"], 2) + "x" if p["ratio"] is not None
+                     else "", p["target"], p["met"]]
+            rows.append(((2, 0, 0), cells, {"figure": history_figure, **p}))
+        rows.sort(key=lambda r: r[0])
+        return rows
+
+    def why_missing(self, f, base_key, pg_file):
+        """Why a baseline has no figure for file F: pgloader not installed,
+        or the baseline failed; None when it was not meant to run."""
+        if not base_key:
+            return None
+        tool = base_key[2]
+        if tool == "pgloader" and f is pg_file and not self.pgloader:
+            return NOT_INSTALLED
+        for x in self.failures:
+            if (x["tool"], x["role"], x["records"]) == (tool, f["role"],
+                                                         f["records"]):
+                return f"failed: {x['error']}"
+        return None
+
+    # ------------------------------------------------------------ report
+    def report(self, rows, load_at_start, facts, history_text):
+        out = [""] + machine_lines(facts, load_at_start, loadavg())
+        out += ["== workload",
+                f"loader: {self.loader} ({loader_version(self.loader)})"]
+        if self.pgloader:
+            done = subprocess.run([self.pgloader, "--version"],
+                                  capture_output=True, text=True,
+                                  check=False)
+            lines = (done.stdout + done.stderr).splitlines()
+            out.append(f"pgloader: {lines[0] if lines else '?'}")
+        else:
+            out.append(f"pgloader: {NOT_INSTALLED}")
+        out.append(f"peak RSS: os.wait4's ru_maxrss of each child (fork, "
+                   f"exec); a child that runs true reports "
+                   f"{self.rss_floor_kb} kB, the floor")
+        for f in self.files:
+            out.append(f"file: {f['csv']}, {f['records']} invoices, "
+                       f"{f['bytes']} bytes")
+        others = f", {self.args.reps} of the others" if len(self.files) > 1 \
+            else ""
+        out += [f"repetitions: {self.small_reps} of the seed figures{others};"
+                " each run into a fresh database after a CHECKPOINT", "",
+                "== results (medians; ratio = median / baseline median; for "
+                "pgloader baseline / median)"]
+        out += md_table([["figure", "median", "min", "max", "baseline",
+                          "baseline median", "ratio", "target", "met"]] +
+                        [r[1] for r in rows])
+        met = sum(1 for r in rows if r[1][-1] == "met")
+        judged = sum(1 for r in rows if r[1][-1] in ("met", "NOT met"))
+        unmeasured = sum(1 for r in rows if r[1][-1] == "not measured")
+        out += ["", f"targets met: {met} of {judged}" +
+                (f" ({unmeasured} not measured)" if unmeasured else "")]
+        peaks = {}
+        for m in self.measurements:
+            if m["tool"] == "load":
+                k = (m["role"] != "seed", m["records"])
+                peaks[k] = max(peaks.get(k, 0), m["rss_kb"])
+        out.append("loader peak RSS side by side (invoices: largest of the "
+                   "repetitions): " + ", ".join(
+                       f"{k[1]}: {v} kB" for k, v in sorted(peaks.items())))
+        out += ["", "== every repetition (ms, kB)"]
+        reps = {}
+        for m in self.measurements:
+            reps[(m["role"] != "seed", m["records"], m["rep"],
+                  TOOLS.index(m["tool"]))] = m
+        table = [["rep", "invoices", "tool", "process wall", "peak RSS",
+                  "COPY", "validation", "publication", "attempt"]]
+        for _, m in sorted(reps.items()):
+            table.append([str(m["rep"]), str(m["records"]), m["tool"],
+                          rounded(m["wall_ms"]), str(m["rss_kb"])] +
+                         [rounded(m[k]) if m.get(k) is not None else ""
+                          for k in LOAD_METRICS])
+        out += md_table(table)
+        if self.failures:
+            out += ["", "== baselines that failed"]
+            out += [f"rep {x['rep']}, {x['records']} invoices, {x['tool']}: "
+                    f"{x['error']}" for x in self.failures]
+        if history_text:
+            out += ["", f"== bench/run.py publish --history "
+                        f"{self.args.history_size} --reps {self.args.reps}",
+                    history_text.rstrip("\n")]
+        print("\n".join(out), flush=True)
+
+
+def run(args):
+    """The benchmark, inside its cluster; prints the report, writes the
+    JSON; returns the exit status: 0, or 70 when a baseline failed (never
+    in --smoke: a smoke run fails only when a load does not publish)."""
+    started = utc_now()
+    load_at_start = loadavg()
+    os.environ.update(inside_env())
+    work = Path(tempfile.mkdtemp(prefix="bench."))
+    try:
+        b = Bench(args, work)
+        b.make_files()
+        b.measure()
+        history_figure, history, history_text = b.history()
+        rows = b.figures(history_figure, history)
+        facts = machine()
+        b.report(rows, load_at_start, facts, history_text)
+        write_json(args.json or default_json(args.data_dir, "load"), {
+            "benchmark": "load", "started_at": started,
+            "finished_at": utc_now(), "argv": sys.argv[1:],
+            "options": {"smoke": args.smoke, "reps": args.reps,
+                        "seed_reps": b.small_reps, "big": args.big,
+                        "with_10m": args.with_10m,
+                        "skip_history": args.skip_history,
+                        "history_size": args.history_size,
+                        "data_dir": args.data_dir},
+            "machine": facts,
+            "load_average": {"start": load_at_start, "end": loadavg()},
+            "loader": {"path": b.loader,
+                       "version": loader_version(b.loader)},
+            "pgloader": b.pgloader, "rss_floor_kb": b.rss_floor_kb,
+            "files": [{k: (str(v) if isinstance(v, Path) else v)
+                       for k, v in f.items()} for f in b.files],
+            "measurements": b.measurements, "failures": b.failures,
+            "figures": [r[2] for r in rows], "history": history})
+        if b.failures and not args.smoke:
+            print(f"bench: {len(b.failures)} baseline measurement(s) failed "
+                  "(see above)", file=sys.stderr)
+            return 70
+        return 0
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

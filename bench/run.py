@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""bench/run.py: the benchmarks of invoice-loader (Python 3 standard library
+only: Debian's python3 is enough).
+
+  bench/run.py [load] [options]   what scripts/bench.sh runs: the loader
+                                  against psql \\copy and pgloader, peak RSS,
+                                  and the publish-over-history row
+  bench/run.py publish [options]  what scripts/bench-publish.sh runs:
+                                  publication over an empty history and
+                                  over N versions
+
+Each benchmark starts its own throwaway cluster: it runs itself again under
+scripts/with-tmp-pg.sh with --inside, and reads PG* from the environment
+there. The SQL it runs is in bench/<topic>/*.sql. It prints the same tables
+as the shell scripts did and writes every measurement to a JSON file
+(--json PATH; default DATA_DIR/results/<benchmark>-<UTC time>.json).
+
+Exit status: 0 whether or not the targets are met; 64 usage; 70 when
+something failed (a load that did not publish; outside --smoke, also a
+baseline that failed or loaded a different count). A missing pgloader is
+not a failure: its row says so.
+"""
+
+import os
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+if "--inside" in sys.argv and sys.argv[1:2] == ["load"]:
+    # The measured children's parent, forked while this process is small
+    # (harness/spawner.py says why).
+    from harness import spawner  # pylint: disable=wrong-import-position
+    spawner.start()
+
+# pylint: disable=wrong-import-position
+import argparse  # noqa: E402
+
+from harness.common import (DEFAULT_DATA_DIR, REPO, SAFE_PATH,  # noqa: E402
+                            Failure, loader_path)
+
+EX_USAGE, EX_SOFTWARE = 64, 70
+
+
+class Parser(argparse.ArgumentParser):
+    """Usage errors exit 64 (sysexits EX_USAGE), as the scripts did."""
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: {message}", file=sys.stderr)
+        sys.exit(EX_USAGE)
+
+
+def count(text):
+    """A whole number from 1 to 10^8 - 1."""
+    if not text.isdigit() or len(text) > 8 or int(text) < 1:
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not a whole number from 1 below 10^8")
+    return int(text)
+
+
+def whole(text):
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number")
+    return int(text)
+
+
+def common_options(p):
+    p.add_argument("--data-dir", default=DEFAULT_DATA_DIR, metavar="DIR",
+                   help="where the generated files are kept and reused, and "
+                   f"results/ for the JSON (default {DEFAULT_DATA_DIR})")
+    p.add_argument("--json", metavar="PATH",
+                   help="write every measurement here (default "
+                   "DATA_DIR/results/<benchmark>-<UTC time>.json)")
+    p.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
+
+
+def parser():
+    top = Parser(prog="bench/run.py", description=__doc__.split("\n\n")[1],
+                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = top.add_subparsers(dest="benchmark", metavar="{load,publish}")
+
+    load = sub.add_parser("load", help="the load benchmark (scripts/bench.sh)",
+                          description="invoice-loader load against psql "
+                          "\\copy and pgloader; see scripts/bench.sh --help")
+    load.add_argument("--smoke", action="store_true",
+                      help="the 20-invoice figures once (seconds; CI)")
+    load.add_argument("--reps", type=count, default=3, metavar="N",
+                      help="repetitions of every 100k/1M/10M figure "
+                      "(default 3); the 20-invoice figures take 5 "
+                      "(1 with --smoke)")
+    load.add_argument("--with-10m", action="store_true",
+                      help="also a 10M-invoice file (about 1.4 GB; long)")
+    load.add_argument("--skip-history", action="store_true",
+                      help="leave out the publish-over-history figure")
+    load.add_argument("--big", type=count, default=1000000, metavar="N",
+                      help="the size of the file the 1M targets and pgloader "
+                      "are measured on (default 1000000)")
+    load.add_argument("--history-size", type=count, default=5000000,
+                      metavar="N", help="versions of history for the "
+                      "publish benchmark (default 5000000)")
+    common_options(load)
+
+    pub = sub.add_parser("publish", help="publication over history "
+                         "(scripts/bench-publish.sh)",
+                         description="publishing a batch over an empty "
+                         "history and over N versions; see "
+                         "scripts/bench-publish.sh --help")
+    pub.add_argument("--smoke", action="store_true",
+                     help="--history 20000 --batch 20 (seconds; CI)")
+    pub.add_argument("--history", type=count, metavar="N",
+                     help="versions in core.invoice_version before the batch "
+                     "(default 5000000)")
+    pub.add_argument("--batch", type=count, metavar="M",
+                     help="invoices in the measured batch (default 10000)")
+    pub.add_argument("--reps", type=count, default=5, metavar="R",
+                     help="measured loads per history (default 5)")
+    ex = pub.add_mutually_exclusive_group()
+    ex.add_argument("--explain", dest="explain", action="store_const",
+                    const="always", help="always capture the plans of "
+                    "publish_batch's statements")
+    ex.add_argument("--no-explain", dest="explain", action="store_const",
+                    const="never", help="never; by default they are "
+                    "captured when the target is missed")
+    pub.add_argument("--explain-min-ms", type=whole, default=100,
+                     metavar="T", help="only statements taking T ms or more "
+                     "(default 100)")
+    pub.add_argument("--analyzed-empty", action="store_true",
+                     help="also an empty history analyzed while empty")
+    pub.set_defaults(explain="auto")
+    common_options(pub)
+    return top
+
+
+def parse(argv):
+    """The load benchmark is the default: `run.py --smoke` is
+    `run.py load --smoke`."""
+    if not argv or argv[0] not in ("load", "publish", "-h", "--help"):
+        argv = ["load"] + argv
+    args = parser().parse_args(argv)
+    args.data_dir = os.path.realpath(args.data_dir)
+    if not SAFE_PATH.match(args.data_dir):
+        parser().error("--data-dir may only hold A-Z a-z 0-9 . _ / - (it is "
+                       "put into a psql \\copy command and a pgloader file)")
+    if args.json:
+        args.json = os.path.abspath(args.json)
+    if args.benchmark == "publish":
+        smoke = (20000, 20) if args.smoke else (5000000, 10000)
+        args.history = args.history or smoke[0]
+        args.batch = args.batch or smoke[1]
+    return argv, args
+
+
+def outside(argv):
+    """Build the loader if it is missing, then run this same command again
+    inside a throwaway cluster."""
+    loader = loader_path()
+    if not os.access(loader, os.X_OK):
+        print(f"bench: building {loader}", file=sys.stderr)
+        import subprocess  # pylint: disable=import-outside-toplevel
+        build = REPO / "build"
+        subprocess.run(["cmake", "-S", str(REPO), "-B", str(build),
+                        "-DCMAKE_BUILD_TYPE=RelWithDebInfo"], check=True,
+                       stdout=subprocess.DEVNULL)
+        subprocess.run(["cmake", "--build", str(build), f"-j{os.cpu_count()}",
+                        "--target", "invoice-loader"], check=True,
+                       stdout=subprocess.DEVNULL)
+    wrapper = str(REPO / "scripts" / "with-tmp-pg.sh")
+    # -I -S: no site-packages, no PYTHON* variables (the standard library
+    # is all it uses), and a smaller process to fork children from.
+    os.execv(wrapper, [wrapper, sys.executable, "-I", "-S",
+                       os.path.abspath(__file__), argv[0], "--inside"] +
+             argv[1:])
+
+
+def main(argv):
+    argv, args = parse(argv)
+    if not args.inside:
+        outside(argv)
+    # pylint: disable=import-outside-toplevel
+    if args.benchmark == "publish":
+        from harness import publish as benchmark
+    else:
+        from harness import load as benchmark
+    try:
+        return benchmark.run(args)
+    except Failure as e:
+        print(f"bench: {e}", file=sys.stderr)
+        return EX_SOFTWARE
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
