@@ -3,8 +3,8 @@
 # invoice-loader need: compiler and CMake, PostgreSQL 15 with pgTAP and
 # pg_cron, libpqxx/libpq, Boost.Program_options and the Boost headers
 # (UUID, Algorithm), nlohmann-json, Catch2 v2, pg_prove, libcurl and
-# OpenSSL, and time (/usr/bin/time, for the benchmarks' peak memory;
-# scripts/bench.sh installs pgloader itself when it runs in full); for the
+# OpenSSL; for the benchmarks (bench/run.py, behind scripts/bench.sh):
+# python3 and pgloader, the baseline it measures the loader against; for the
 # package (scripts/package.sh, tests/package/): help2man (the man page),
 # man-db (man -l), dpkg-dev (dpkg-shlibdeps: the .deb's Depends) and file
 # (which dpkg-shlibdeps and CPack use to find the ELF files).
@@ -44,7 +44,8 @@ packages=(
   libcurl4-openssl-dev
   libssl-dev
   ca-certificates
-  time
+  python3
+  pgloader
   help2man
   man-db
   dpkg-dev

@@ -258,7 +258,7 @@ class Bench:
             return figure, None, None
         note(f"bench/run.py publish --history {h} --reps {self.args.reps} "
              "(its own cluster)")
-        out_json = self.work / "history.json"
+        out_json = default_json(self.args.data_dir, "publish")
         with open(self.work / "history.out", "wb") as out:
             rc = subprocess.call(
                 [sys.executable, str(BENCH / "run.py"), "publish",
