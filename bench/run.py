@@ -8,6 +8,8 @@ only: Debian's python3 is enough).
   bench/run.py publish [options]  what scripts/bench-publish.sh runs:
                                   publication over an empty history and
                                   over N versions
+  bench/run.py duplicates [CASE]  duplicate-heavy files alone (the rows
+                                  bench/run.py load also measures)
 
 Each benchmark starts its own throwaway cluster: it runs itself again under
 scripts/with-tmp-pg.sh with --inside, and reads PG* from the environment
@@ -26,7 +28,7 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-if "--inside" in sys.argv and sys.argv[1:2] == ["load"]:
+if "--inside" in sys.argv and sys.argv[1] in ("load", "duplicates"):
     # The measured children's parent, forked while this process is small
     # (harness/spawner.py says why).
     from harness import spawner  # pylint: disable=wrong-import-position
@@ -98,6 +100,12 @@ def parser():
     load.add_argument("--history-size", type=count, default=5000000,
                       metavar="N", help="versions of history for the "
                       "publish benchmark (default 5000000)")
+    load.add_argument("--dup-lines", type=count, metavar="N",
+                      help="lines of each duplicate-heavy file (default "
+                      "50000; 100 with --smoke)")
+    load.add_argument("--dup-cap", type=count, default=600, metavar="S",
+                      help="stop a duplicate-heavy load after S seconds "
+                      "(default 600)")
     common_options(load)
 
     pub = sub.add_parser("publish", help="publication over history "
@@ -128,13 +136,31 @@ def parser():
                      help="also an empty history analyzed while empty")
     pub.set_defaults(explain="auto")
     common_options(pub)
+
+    dup = sub.add_parser("duplicates", help="duplicate-heavy files alone "
+                         "(was bench/duplicates/run.sh)",
+                         description="validation of files with identical "
+                         "duplicate records, each the source's second date "
+                         "after staging was analyzed empty; see "
+                         "bench/harness/duplicates.py")
+    dup.add_argument("--lines", type=count, default=50000, metavar="N",
+                     help="lines of every file (default 50000)")
+    dup.add_argument("--cap", type=count, default=600, metavar="S",
+                     help="stop a load that takes longer (default 600)")
+    dup.add_argument("--reps", type=count, default=1, metavar="N",
+                     help="loads per case (default 1)")
+    dup.add_argument("cases", nargs="*", metavar="CASE",
+                     choices=["plain", "dup4", "dup5", "dup50"],
+                     help="plain, dup4, dup5, dup50 (default: all four)")
+    common_options(dup)
     return top
 
 
 def parse(argv):
     """The load benchmark is the default: `run.py --smoke` is
     `run.py load --smoke`."""
-    if not argv or argv[0] not in ("load", "publish", "-h", "--help"):
+    if not argv or argv[0] not in ("load", "publish", "duplicates", "-h",
+                                   "--help"):
         argv = ["load"] + argv
     args = parser().parse_args(argv)
     args.data_dir = os.path.realpath(args.data_dir)
@@ -179,6 +205,8 @@ def main(argv):
     # pylint: disable=import-outside-toplevel
     if args.benchmark == "publish":
         from harness import publish as benchmark
+    elif args.benchmark == "duplicates":
+        from harness import duplicates as benchmark
     else:
         from harness import load as benchmark
     try:

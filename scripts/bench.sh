@@ -5,7 +5,7 @@
 #
 # Usage: scripts/bench.sh [--reps N] [--data-dir DIR] [--with-10m]
 #                         [--skip-history] [--big N] [--history-size N]
-#                         [--json PATH]
+#                         [--dup-lines N] [--dup-cap S] [--json PATH]
 #        scripts/bench.sh --smoke    (the 20-invoice figures once: seconds; CI)
 #   --reps N          repetitions of every 100k/1M/10M figure (default 3);
 #                     the 20-invoice figures take 5 (1 with --smoke)
@@ -19,6 +19,10 @@
 #                     --big 100000 (the separate 100k size is then dropped)
 #   --history-size N  versions of history for the publish benchmark
 #                     (default 5000000; smaller only for development)
+#   --dup-lines N     lines of each duplicate-heavy file (default 50000;
+#                     100 with --smoke)
+#   --dup-cap S       stop a duplicate-heavy load after S seconds (default
+#                     600); its row says "> S s (stopped)"
 #   --json PATH       every measurement, as JSON (default
 #                     DIR/results/load-<UTC time>.json)
 #   -h, --help        this text
@@ -67,11 +71,21 @@
 #      ingest.batch_event_overview (received->staged: COPY;
 #      staged->validated: validation; validated->published: publication)
 #      and ingest.attempt_overview (the whole attempt);
-#   4. the publish benchmark (scripts/bench-publish.sh --reps N --no-explain,
+#   4. duplicate-heavy files (issue 14 item 5; bench/harness/duplicates.py):
+#      in every repetition, files of --dup-lines lines from
+#      scripts/gen-invoices.sh --repeats R (no repeats, 5% and 50% identical
+#      repeats), each loaded as the source's second business date into a
+#      fresh copy of a template in which a 1,000-record batch for the day
+#      before was published and the staging tables were then vacuumed and
+#      analyzed empty (as autovacuum leaves them), under timeout --dup-cap;
+#      rows: the load and its validation, with the repeats' ratio to the file
+#      without; "skipped" when scripts/gen-invoices.sh has no --repeats;
+#      `python3 bench/run.py duplicates [--lines N] [CASE...]` runs them alone;
+#   5. the publish benchmark (scripts/bench-publish.sh --reps N --no-explain,
 #      its own cluster, a history of --history-size versions, about 80 s to
 #      build at 5M): its publication-over-history row goes into this table,
 #      its own table and repetitions are printed after this one's;
-#   5. prints the machine, the PostgreSQL settings that matter, one markdown
+#   6. prints the machine, the PostgreSQL settings that matter, one markdown
 #      table (figure | median | min | max | baseline | baseline median |
 #      ratio | target | met) and every repetition's raw numbers; writes all
 #      of it, every measurement included, to the JSON file.

@@ -152,6 +152,27 @@ def step_times(db, sha256=""):
     return {"batch_id": int(bid), "state": state, **times}
 
 
+def cached_file(directory, csv_name, count, generator):
+    """DIRECTORY/CSV_NAME and its manifest, written by the command
+    GENERATOR(DIRECTORY, COUNT) (which prints the CSV's path) unless the
+    manifest says the file is already there with COUNT records: generation
+    is deterministic. A dict: csv, manifest, records, sha256, bytes."""
+    csv = Path(directory) / csv_name
+    manifest = Path(str(csv) + ".manifest.json")
+    if (csv.is_file() and manifest.is_file() and
+            int(json.loads(manifest.read_text())["record_count"]) == count):
+        note(f"reusing {csv}")
+    else:
+        note(f"generating {csv} ({count} invoices)")
+        csv = Path(run_quietly(generator(directory, count),
+                               f"generating {csv}").strip())
+        manifest = Path(str(csv) + ".manifest.json")
+    m = json.loads(manifest.read_text())
+    return {"csv": csv, "manifest": manifest,
+            "records": int(m["record_count"]), "sha256": m["sha256"],
+            "bytes": csv.stat().st_size}
+
+
 def loadavg():
     with open("/proc/loadavg", encoding="ascii") as f:
         return " ".join(f.read().split()[:3])

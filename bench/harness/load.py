@@ -12,8 +12,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from harness.duplicates import IN_LOAD, Duplicates
 from harness.common import (BATCH_DATE, BENCH, IDENTIFIER, REPO, SOURCE,
-                            Failure, default_json, drop_db, fresh_db,
+                            Failure, cached_file, default_json, drop_db, fresh_db,
                             inside_env, loader_path, loader_version, loadavg,
                             machine, machine_lines, md_table, note, psql,
                             rounded, rss_floor, run_quietly, step_times,
@@ -55,28 +56,12 @@ class Bench:
         self.pgloader = shutil.which("pgloader")
         self.files = []
         self.rss_floor_kb = rss_floor()
+        self.duplicates = Duplicates(
+            self.loader, args.data_dir,
+            args.dup_lines or (100 if args.smoke else 50000), args.dup_cap,
+            IN_LOAD, work)
 
     # ------------------------------------------------------------ the files
-    def cached_file(self, name, count, generator):
-        """DATA_DIR/NAME/<csv>, written by GENERATOR unless its manifest
-        says it is already there with COUNT records."""
-        d = Path(self.args.data_dir) / name
-        csv = d / f"{SOURCE}_{BATCH_DATE}.csv"
-        manifest = Path(str(csv) + ".manifest.json")
-        if (csv.is_file() and manifest.is_file() and
-                int(json.loads(manifest.read_text())["record_count"]) ==
-                count):
-            note(f"reusing {csv}")
-        else:
-            note(f"generating {csv} ({count} invoices)")
-            csv = Path(run_quietly(generator(d, count),
-                                   f"generating {csv}").strip())
-            manifest = Path(str(csv) + ".manifest.json")
-        m = json.loads(manifest.read_text())
-        return {"csv": csv, "manifest": manifest,
-                "records": int(m["record_count"]), "sha256": m["sha256"],
-                "bytes": csv.stat().st_size}
-
     def make_files(self):
         def seed(d, _count):
             return [str(REPO / "scripts" / "make-sample.sh"), str(d),
@@ -86,8 +71,9 @@ class Bench:
             return [str(REPO / "scripts" / "gen-invoices.sh"), "--source",
                     SOURCE, str(d), BATCH_DATE, str(count)]
 
-        self.files.append({"role": "seed",
-                           **self.cached_file("seed", 20, seed)})
+        data = Path(self.args.data_dir)
+        self.files.append({"role": "seed", **cached_file(
+            data / "seed", f"{SOURCE}_{BATCH_DATE}.csv", 20, seed)})
         if self.smoke:
             return
         big, sizes = self.args.big, []
@@ -98,7 +84,9 @@ class Bench:
             sizes.append(10000000)
         for n in sizes:
             self.files.append({"role": "big" if n == big else "size",
-                               **self.cached_file(f"n{n}", n, generated)})
+                               **cached_file(data / f"n{n}",
+                                             f"{SOURCE}_{BATCH_DATE}.csv", n,
+                                             generated)})
 
     def pgloader_file(self):
         """pgloader is measured on the big file (on the seed in --smoke)."""
@@ -233,6 +221,7 @@ class Bench:
                     "source add in bench_tpl")
         if not self.pgloader:
             note(f"pgloader: {NOT_INSTALLED}; its row says so")
+        self.duplicates.prepare()
         pg_file = self.pgloader_file()
         seed = self.files[0]
         for rep in range(1, self.small_reps + 1):
@@ -240,12 +229,14 @@ class Bench:
             self.measure_copy(seed, rep)
             if seed is pg_file:
                 self.measure_pgloader(seed, rep)
-        for rep in range(1, self.args.reps + 1):
+        for rep in range(1, (1 if self.smoke else self.args.reps) + 1):
             for f in self.files[1:]:
                 self.measure_load(f, rep)
                 self.measure_copy(f, rep)
                 if f is pg_file:
                     self.measure_pgloader(f, rep)
+            for case in self.duplicates.cases:
+                self.duplicates.measure(case, rep)
 
     # ------------------------------------------------------------ history
     def history(self):
@@ -379,6 +370,7 @@ class Bench:
                      rounded(p["ratio"], 2) + "x" if p["ratio"] is not None
                      else "", p["target"], p["met"]]
             rows.append(((2, 0, 0), cells, {"figure": history_figure, **p}))
+        rows += self.duplicates.rows(4)
         rows.sort(key=lambda r: r[0])
         return rows
 
@@ -417,6 +409,12 @@ class Bench:
                        f"{f['bytes']} bytes")
         others = f", {self.args.reps} of the others" if len(self.files) > 1 \
             else ""
+        d = self.duplicates
+        if not d.missing:
+            out.append(f"duplicate-heavy files: {d.lines} lines each "
+                       f"({', '.join(d.cases)}), the source's second date "
+                       "after staging was vacuumed and analyzed empty, "
+                       f"stopped after {d.cap} s")
         out += [f"repetitions: {self.small_reps} of the seed figures{others};"
                 " each run into a fresh database after a CHECKPOINT", "",
                 "== results (medians; ratio = median / baseline median; for "
@@ -449,6 +447,7 @@ class Bench:
                           rounded(m["wall_ms"]), str(m["rss_kb"])] +
                          [rounded(m[k]) if m.get(k) is not None else ""
                           for k in LOAD_METRICS])
+        table += self.duplicates.repetition_rows()
         out += md_table(table)
         if self.failures:
             out += ["", "== baselines that failed"]
@@ -494,6 +493,13 @@ def run(args):
             "files": [{k: (str(v) if isinstance(v, Path) else v)
                        for k, v in f.items()} for f in b.files],
             "measurements": b.measurements, "failures": b.failures,
+            "duplicates": {"lines": b.duplicates.lines,
+                           "cap_s": b.duplicates.cap,
+                           "missing": b.duplicates.missing,
+                           "files": [{k: (str(v) if isinstance(v, Path)
+                                          else v) for k, v in f.items()}
+                                     for f in b.duplicates.files.values()],
+                           "measurements": b.duplicates.measurements},
             "figures": [r[2] for r in rows], "history": history})
         if b.failures and not args.smoke:
             print(f"bench: {len(b.failures)} baseline measurement(s) failed "
