@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bench-publish.sh: how long does publishing a nightly batch take over an
-# empty history, and over a history of N published versions?
+# empty history, and over a history of N published versions?  And reverting
+# it again (ingest.revert_batch, issue 10): O(batch), never O(history)?
 #
 # Usage: scripts/bench-publish.sh [--history N] [--batch M] [--reps R]
 #                                 [--explain | --no-explain] [--explain-min-ms T]
@@ -55,12 +56,21 @@
 #      staged->validated: validation; validated->published: publication,
 #      up to the state change, before the commit) and
 #      ingest.attempt_overview (the whole attempt, begin to finish);
+#      then the published batch is reverted (ingest.revert_batch, as the
+#      invoice_operator login, one statement in autocommit), timed by the
+#      client (psql \timing: the whole transaction, commit included): its M
+#      versions move to core.invoice_version_reverted, the watermark goes
+#      back, the later-publication check reads the source's batches; it
+#      restores nothing (the batch is all new invoices, as it must be to be
+#      the same revert over both histories), the restoring update being an
+#      index lookup on superseded_by_batch_id that finds no row; when the
+#      schema has no ingest.revert_batch, the revert row says "skipped";
 #   5. prints the machine, the PostgreSQL settings that matter, one table
 #      (figure | median | min | max | ratio | target | met) and every
 #      repetition, and writes them, every measurement included, to the JSON
-#      file; target: publication over the history takes at most 1.5x
-#      publication over the empty history (medians);
-#   6. when the target is missed (or --explain), one more load into a fresh
+#      file; targets: publication and revert over the history take at most
+#      1.5x the same over the empty history (medians);
+#   6. when publication's target is missed (or --explain), one more load into a fresh
 #      history copy with auto_explain (ANALYZE, BUFFERS, triggers, nested statements)
 #      and prints the plans of the statements of ingest.publish_batch that
 #      took --explain-min-ms or more.  That run is not in the table.

@@ -158,8 +158,8 @@ class Duplicates:
         """Rows for bench/run.py load's table: per case, the load and its
         validation, the repeats' ratio to the plain file of the same run."""
         if self.missing:
-            cells = ["duplicate-heavy files (5%, 50% identical repeats)",
-                     f"skipped: {self.missing}", "", "", "", "", "", "",
+            cells = ["duplicate-heavy files (5%, 50% identical repeats): "
+                     f"{self.missing}", "skipped", "", "", "", "", "", "",
                      "skipped"]
             return [((section, 0, 0), cells, {"figure": cells[0],
                                               "met": "skipped",
