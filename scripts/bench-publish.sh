@@ -70,10 +70,11 @@
 #      repetition, and writes them, every measurement included, to the JSON
 #      file; targets: publication and revert over the history take at most
 #      1.5x the same over the empty history (medians);
-#   6. when publication's target is missed (or --explain), one more load into a fresh
-#      history copy with auto_explain (ANALYZE, BUFFERS, triggers, nested statements)
-#      and prints the plans of the statements of ingest.publish_batch that
-#      took --explain-min-ms or more.  That run is not in the table.
+#   6. when publication's target is missed (or --explain), one more load
+#      into a fresh history copy with auto_explain (ANALYZE, BUFFERS,
+#      triggers, nested statements) and prints the plans of the statements
+#      of ingest.publish_batch that took --explain-min-ms or more.  That run
+#      is not in the table.
 # A benchmark, not a test: it exits 0 whether or not the target is met, and
 # non-zero only when something failed (a load that did not publish: 70;
 # 64 for a usage error).
