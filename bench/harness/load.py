@@ -12,14 +12,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-from harness.duplicates import IN_LOAD, Duplicates
 from harness.common import (BATCH_DATE, BENCH, IDENTIFIER, REPO, SOURCE,
-                            Failure, cached_file, default_json, drop_db, fresh_db,
-                            inside_env, loader_path, loader_version, loadavg,
-                            machine, machine_lines, md_table, note, psql,
-                            rounded, rss_floor, run_quietly, step_times,
-                            timed, utc_now,
-                            value, write_json)
+                            Failure, cached_file, default_json, drop_db,
+                            fresh_db, inside_env, loader_path,
+                            loader_version, loadavg, machine, machine_lines,
+                            md_table, note, psql, rounded, rss_floor,
+                            run_quietly, step_times, timed, utc_now, value,
+                            write_json)
+from harness.duplicates import IN_LOAD, Duplicates
 
 TOOLS = ("load", "psql_copy", "pgloader")
 LOAD_METRICS = ("copy_ms", "validate_ms", "publish_ms", "attempt_ms")
