@@ -39,6 +39,9 @@
 #   load of the 20-invoice seed batch, process start to published
 #                                                          <= 5x psql \copy
 #   pgloader on the 1M file / load on the 1M file          >= 10x
+#   load --input http://127.0.0.1:PORT/... of the 1M file  <= 1.1x the same
+#     (download into the spool, then the same load)           load of the
+#                                                             local file
 #
 # What it does, on its own throwaway cluster (scripts/with-tmp-pg.sh; the
 # harness re-invokes itself inside with --inside; fsync on unless
@@ -59,6 +62,12 @@
 #        \copy     psql -c '\copy t from FILE with (format csv, header)'
 #                  into a new logged table of one text column per CSV
 #                  header column;
+#        load_url  the same load with --input and --manifest as http://
+#                  URLs of the same files, served on loopback by
+#                  tests/tools/http_server.py (seed and big files only), into
+#                  an empty --spool-dir (so every repetition downloads); its
+#                  row says "skipped" when the tree has no http_server.py or
+#                  the loader no --spool-dir;
 #        pgloader  Debian's pgloader, LOAD CSV (skip header, '"' quotes) into
 #                  such a table, created beforehand, no truncate; it reaches
 #                  the socket-only server as

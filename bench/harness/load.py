@@ -21,7 +21,8 @@ from harness.common import (BATCH_DATE, BENCH, IDENTIFIER, REPO, SOURCE,
                             write_json)
 from harness.duplicates import IN_LOAD, Duplicates
 
-TOOLS = ("load", "psql_copy", "pgloader")
+TOOLS = ("load", "load_url", "psql_copy", "pgloader")
+HTTP_SERVER = REPO / "tests" / "tools" / "http_server.py"
 LOAD_METRICS = ("copy_ms", "validate_ms", "publish_ms", "attempt_ms")
 NOT_INSTALLED = "not installed (scripts/install-deps.sh)"
 
@@ -88,6 +89,49 @@ class Bench:
                                              f"{SOURCE}_{BATCH_DATE}.csv", n,
                                              generated)})
 
+    def start_http(self):
+        """The files over HTTP on loopback for load_url (ported from the
+        download-path row, 7d6c18b): tests/tools/http_server.py serving the
+        data directory; its first line on stdout is the port. None when
+        the server or the loader's --spool-dir is missing."""
+        self.http = self.http_port = None
+        help_text = subprocess.run([self.loader, "load", "--help"],
+                                   capture_output=True, text=True,
+                                   check=False).stdout
+        if not HTTP_SERVER.is_file() or "--spool-dir" not in help_text:
+            self.no_url = ("no tests/tools/http_server.py or no load "
+                           "--spool-dir in this tree")
+            note(f"load --input http:// skipped: {self.no_url}")
+            return
+        self.no_url = None
+        out = open(self.work / "http.port", "wb")
+        self.http = subprocess.Popen(
+            [sys.executable, str(HTTP_SERVER), "--root", self.args.data_dir,
+             "--host", "127.0.0.1", "--port", "0", "--lifetime", "86400"],
+            stdin=subprocess.DEVNULL, stdout=out,
+            stderr=open(self.work / "http.err", "wb"))
+        out.close()
+        import time  # pylint: disable=import-outside-toplevel
+        for _ in range(100):
+            text = (self.work / "http.port").read_text()
+            if text.strip():
+                break
+            time.sleep(0.1)
+        port = text.split("\n")[0].strip() if text else ""
+        if not port.isdigit():
+            raise Failure("tests/tools/http_server.py did not start: " +
+                          (self.work / "http.err").read_text())
+        self.http_port = port
+
+    def stop_http(self):
+        if getattr(self, "http", None):
+            self.http.terminate()
+            self.http.wait()
+
+    def url_of(self, f):
+        rel = os.path.relpath(f["csv"], self.args.data_dir)
+        return f"http://127.0.0.1:{self.http_port}/{rel}"
+
     def pgloader_file(self):
         """pgloader is measured on the big file (on the seed in --smoke)."""
         role = "seed" if self.smoke else "big"
@@ -123,15 +167,27 @@ class Bench:
         psql(db, "load/text_table.sql", header=header)
         return header
 
-    def measure_load(self, f, rep):
-        """The loader into a fresh copy of the template; Failure unless the
-        batch is published with every invoice of the file."""
+    def measure_load(self, f, rep, tool="load"):
+        """The loader into a fresh copy of the template, reading the file
+        (or, for TOOL load_url, its URL and its manifest's) with an empty
+        spool; Failure unless the batch is published with every invoice of
+        the file."""
+        if tool == "load_url" and self.no_url:
+            return
         db = "bench_load"
         fresh_db(db, "bench_tpl")
+        source_args = ["--input", str(f["csv"]), "--manifest",
+                       str(f["manifest"])]
+        if tool == "load_url":
+            url = self.url_of(f)
+            source_args = ["--input", url, "--manifest",
+                           url + ".manifest.json"]
+        if not self.no_url:
+            shutil.rmtree(self.work / "spool", ignore_errors=True)
+            source_args += ["--spool-dir", str(self.work / "spool")]
         child = timed("load", [
             self.loader, "--dsn", f"dbname={db} user=invoice_loader", "load",
-            "--source", SOURCE, "--business-date", BATCH_DATE,
-            "--input", str(f["csv"]), "--manifest", str(f["manifest"])],
+            "--source", SOURCE, "--business-date", BATCH_DATE] + source_args,
             self.work)
         t = step_times(db, f["sha256"]) or {"batch_id": 0, "state": None}
         invoices = int(value(db, "report/published_invoices.sql",
@@ -143,9 +199,9 @@ class Bench:
                 f"the load of {f['csv']} did not publish: exit {child.rc}, "
                 f"state '{t['state'] or 'none'}', {invoices} invoices in "
                 f"reporting.invoice (want {f['records']})")
-        self.record(f, rep, "load", child, batch_id=t["batch_id"],
+        self.record(f, rep, tool, child, batch_id=t["batch_id"],
                     **{k: t[k] for k in LOAD_METRICS})
-        note(f"rep {rep}, {f['records']} invoices: load "
+        note(f"rep {rep}, {f['records']} invoices: {tool} "
              f"{rounded(child.wall_ms)} ms (COPY {t['copy_ms']}, validation "
              f"{t['validate_ms']}, publication {t['publish_ms']}), peak RSS "
              f"{child.rss_kb} kB")
@@ -224,14 +280,18 @@ class Bench:
         self.duplicates.prepare()
         pg_file = self.pgloader_file()
         seed = self.files[0]
+        self.start_http()
         for rep in range(1, self.small_reps + 1):
             self.measure_load(seed, rep)
+            self.measure_load(seed, rep, "load_url")
             self.measure_copy(seed, rep)
             if seed is pg_file:
                 self.measure_pgloader(seed, rep)
         for rep in range(1, (1 if self.smoke else self.args.reps) + 1):
             for f in self.files[1:]:
                 self.measure_load(f, rep)
+                if f["role"] == "big":
+                    self.measure_load(f, rep, "load_url")
                 self.measure_copy(f, rep)
                 if f is pg_file:
                     self.measure_pgloader(f, rep)
@@ -290,7 +350,8 @@ class Bench:
             not_seed = f["role"] != "seed"
             spec = [
                 # section, ord, figure, metric, baseline name, baseline key
-                # (role, records, tool, metric), kind, target
+                # (role, records, tool, metric), kind, target; the measured
+                # tool is load unless the metric says tool:metric
                 (1, 1, "load, file to published", "wall_ms", "psql \\copy",
                  same + ("psql_copy", "wall_ms"), "ratio",
                  {"seed": 5, "big": 4}.get(f["role"])),
@@ -307,6 +368,10 @@ class Bench:
                  None, None, None, None),
                 (1, 6, "whole attempt (attempt_overview)", "attempt_ms",
                  None, None, None, None),
+                (1, 7, "load --input http://127.0.0.1 (download, then the "
+                 "same load)", "load_url:wall_ms", "load of the local file",
+                 same + ("load", "wall_ms"), "ratio",
+                 1.1 if f["role"] == "big" else None),
                 (3, 1, "loader peak RSS", "rss_kb",
                  "loader, 20 invoices (seed)" if not_seed else None,
                  (seed["role"], seed["records"], "load", "rss_kb")
@@ -315,8 +380,16 @@ class Bench:
             ]
             for section, order, figure, metric, base_name, base_key, kind, \
                     target in spec:
-                main = stats.get(same + ("load", metric))
+                tool, _, metric = metric.rpartition(":")
+                main = stats.get(same + (tool or "load", metric))
                 if main is None:
+                    if tool and self.no_url and \
+                            f["role"] in ("seed", "big"):
+                        cells = [f"{figure}, {size_label(f)}: {self.no_url}",
+                                 "skipped", "", "", "", "", "", "",
+                                 "skipped"]
+                        rows.append(((section, i, order), cells,
+                                     {"figure": cells[0], "met": "skipped"}))
                     continue
                 med, lo, hi = main
                 base = stats.get(base_key) if base_key else None
@@ -471,7 +544,10 @@ def run(args):
     try:
         b = Bench(args, work)
         b.make_files()
-        b.measure()
+        try:
+            b.measure()
+        finally:
+            b.stop_http()
         history_figure, history, history_text = b.history()
         rows = b.figures(history_figure, history)
         facts = machine()
