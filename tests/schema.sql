@@ -437,7 +437,7 @@ CREATE TABLE ingest.attempt (
     message text,
     CONSTRAINT attempt_attempt_no_check CHECK ((attempt_no >= 1)),
     CONSTRAINT attempt_check CHECK (((finished_at IS NULL) = (outcome IS NULL))),
-    CONSTRAINT attempt_outcome_check CHECK ((outcome = ANY (ARRAY['published'::text, 'already_published'::text, 'quarantined'::text, 'waiting'::text, 'failed'::text, 'abandoned'::text])))
+    CONSTRAINT attempt_outcome_check CHECK ((outcome = ANY (ARRAY['published'::text, 'already_published'::text, 'quarantined'::text, 'waiting'::text, 'failed'::text, 'abandoned'::text, 'interrupted'::text, 'busy'::text])))
 );
 
 
@@ -1224,6 +1224,14 @@ GRANT USAGE ON SCHEMA ingest TO invoice_operator;
 
 
 --
+-- Name: SCHEMA loader_meta; Type: ACL; Schema: -; Owner: invoice_owner
+--
+
+GRANT USAGE ON SCHEMA loader_meta TO invoice_loader;
+GRANT USAGE ON SCHEMA loader_meta TO invoice_operator;
+
+
+--
 -- Name: SCHEMA public; Type: ACL; Schema: -; Owner: pg_database_owner
 --
 
@@ -1466,6 +1474,14 @@ GRANT SELECT ON TABLE ingest.rejection TO invoice_operator;
 
 GRANT SELECT ON TABLE ingest.watermark TO invoice_loader;
 GRANT SELECT ON TABLE ingest.watermark TO invoice_operator;
+
+
+--
+-- Name: TABLE schema_migration; Type: ACL; Schema: loader_meta; Owner: invoice_owner
+--
+
+GRANT SELECT ON TABLE loader_meta.schema_migration TO invoice_loader;
+GRANT SELECT ON TABLE loader_meta.schema_migration TO invoice_operator;
 
 
 --

@@ -15,7 +15,10 @@ std::string description()
   return "Run one batch to published, resuming from its last checkpoint. "
          "Control\ntotals come from the manifest or from --expect-count "
          "and --expect-total.\nThe input and the manifest are local files; "
-         "URLs are not supported yet.\n";
+         "URLs are not supported yet.\nA missing manifest exits 66 and "
+         "registers nothing (the delivery is not\ncomplete); one that is "
+         "malformed or disagrees with the file quarantines the\nbatch "
+         "(exit 65).\n";
 }
 
 po::options_description options()
@@ -31,6 +34,11 @@ po::options_description options()
     ("manifest", po::value<std::string>()->value_name("PATH"),
      "the manifest (control totals), a local path; default: "
      "PATH.manifest.json next to the input")
+    ("wait-for-manifest", po::value<std::string>()->value_name("SECONDS"),
+     "when the manifest is not there yet, poll for it once a second for up "
+     "to SECONDS (0-86400; default 0) before giving up with exit 66; a "
+     "missing manifest means the delivery is not complete, so nothing is "
+     "registered")
     ("expect-count", po::value<std::string>()->value_name("N"),
      "instead of a manifest: the number of records, an integer >= 0 "
      "(needs --expect-total)")
@@ -77,6 +85,8 @@ Bound bind(po::variables_map const &vm)
   if (out.manifest and looks_like_url(*out.manifest))
     config_error("--manifest " + quoted(*out.manifest) +
                  ": URLs are not supported yet; give a local path");
+  if (auto const v = bounded(vm, "wait-for-manifest", 0, 86400))
+    out.wait_for_manifest = std::chrono::seconds{*v};
   if (auto const v = bounded(vm, "retry-attempts", 1, 100))
     out.retry.max_attempts = static_cast<int>(*v);
   if (auto const v = bounded(vm, "retry-budget", 1, 86400))

@@ -2,6 +2,7 @@
 
 #include <pqxx/connection>
 
+#include "db/schema.hpp"
 #include "db/session.hpp"
 
 namespace loader::db
@@ -11,7 +12,9 @@ struct Database::Session
   std::unique_ptr<pqxx::connection> cx;
 };
 
-Database::Database(std::string dsn) : m_dsn{std::move(dsn)} {}
+Database::Database(std::string dsn, bool check_schema) :
+        m_dsn{std::move(dsn)}, m_check_schema{check_schema}
+{}
 Database::~Database() = default;
 
 void Database::connect()
@@ -19,6 +22,7 @@ void Database::connect()
   if (m_session) return;
   auto session = std::make_unique<Session>();
   session->cx = db::connect(m_dsn);
+  if (m_check_schema) check_schema(*session->cx);
   m_session = std::move(session);
 }
 

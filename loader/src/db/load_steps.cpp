@@ -103,9 +103,10 @@ SourceConfig LoadSteps::get_source(std::string const &source)
   {
     pqxx::read_transaction tx{m_db.cx()};
     pqxx::row const r{tx.exec_params1(
-      "select source, allow_unknown_columns from ingest.get_source($1)",
+      "select source, allow_unknown_columns, require_control_totals "
+      "from ingest.get_source($1)",
       source)};
-    return {r[0].as<std::string>(), r[1].as<bool>()};
+    return {r[0].as<std::string>(), r[1].as<bool>(), r[2].as<bool>()};
   }
   catch (...)
   {

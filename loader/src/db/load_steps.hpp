@@ -15,6 +15,7 @@ struct SourceConfig
 {
   std::string name;
   bool allow_unknown_columns = false;
+  bool require_control_totals = true;
 };
 
 /// A file-level problem the loader found (record_no 0 = the file/header).

@@ -38,24 +38,51 @@ bool file_exists(std::string const &path)
   return ::access(path.c_str(), F_OK) == 0;
 }
 
-/// The manifest text, or nothing: an explicit --manifest must exist (66);
-/// the default <input>.manifest.json may be absent.
+/// Where the manifest should be: --manifest, or <input>.manifest.json.
+std::optional<std::string> manifest_path(LoadRequest const &rq)
+{
+  if (rq.manifest) return rq.manifest;
+  if (rq.expect_count) return std::nullopt;
+  return rq.input + ".manifest.json";
+}
+
+/// --wait-for-manifest: poll once a second until the manifest is there or
+/// the time is up (the sender writes the data file first).
+void wait_for(std::string const &path, std::chrono::seconds limit,
+              Logger const &log)
+{
+  if (limit.count() == 0 or file_exists(path)) return;
+  log.info("waiting for the manifest",
+           {{"manifest", path}, {"wait_s", limit.count()}});
+  auto const until = std::chrono::steady_clock::now() + limit;
+  while (not file_exists(path) and std::chrono::steady_clock::now() < until)
+    ::sleep(1);
+}
+
+/// The manifest text, or nothing (--expect-* given, or a source that does
+/// not require control totals and has none).  A manifest that is not
+/// there means the delivery is not complete: LoaderError{no_input} (66)
+/// before anything is registered.
 std::optional<std::string> read_manifest(LoadRequest const &rq,
+                                         db::SourceConfig const &source,
                                          std::vector<db::Problem> &problems)
 {
-  std::string path;
-  if (rq.manifest)
-    path = *rq.manifest;
-  else if (rq.expect_count)
-    return std::nullopt;
-  else
+  auto const path = manifest_path(rq);
+  if (not path) return std::nullopt;
+  if (not file_exists(*path))
   {
-    path = rq.input + ".manifest.json";
-    if (not file_exists(path)) return std::nullopt;
+    if (not rq.manifest and not source.require_control_totals)
+      return std::nullopt;
+    throw LoaderError{ErrorKind::no_input,
+                      "the manifest " + *path + " does not exist (yet): "
+                      "the delivery of " + rq.input + " is not complete; "
+                      "nothing was registered. Load again once it is "
+                      "there, or let the load wait for it with "
+                      "--wait-for-manifest SECONDS"};
   }
   try
   {
-    return io::read_small_file(path, max_manifest_bytes);
+    return io::read_small_file(*path, max_manifest_bytes);
   }
   catch (LoaderError const &e)
   {
@@ -237,6 +264,8 @@ Result load(std::string const &dsn, LoadRequest const &rq, Logger const &log)
 
   // Pass 1: checksum and structure, before the database hears of the file.
   io::FileScan const scan{io::scan_file(rq.input)};
+  if (auto const path = manifest_path(rq))
+    wait_for(*path, rq.wait_for_manifest, log);
 
   db::SourceConfig const source{retry.run(
     "connect",
@@ -268,7 +297,7 @@ Result load(std::string const &dsn, LoadRequest const &rq, Logger const &log)
                              scan.issue->record_no, scan.issue->detail});
   if (not scan.header.empty() and not mapping.ok())
     args.problems.push_back({mapping.rule(), 0, mapping.detail()});
-  args.manifest = read_manifest(rq, args.problems);
+  args.manifest = read_manifest(rq, source, args.problems);
 
   auto const begin = [&] {
     steps.connect();

@@ -1,4 +1,5 @@
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -18,6 +19,8 @@ struct LoadRequest
   std::optional<std::string> manifest; ///< explicit --manifest
   std::optional<std::int64_t> expect_count;
   std::optional<std::string> expect_total;
+  /// --wait-for-manifest: how long to poll for a manifest not there yet.
+  std::chrono::seconds wait_for_manifest{0};
   RetryPolicy retry;
 };
 
