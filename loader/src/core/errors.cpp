@@ -14,6 +14,7 @@ int exit_code_of(ErrorKind kind) noexcept
   case ErrorKind::internal: return exit_internal;
   case ErrorKind::transient: return exit_temp_fail;
   case ErrorKind::in_doubt: return exit_temp_fail;
+  case ErrorKind::interrupted: return exit_temp_fail;
   case ErrorKind::permission: return exit_permission;
   case ErrorKind::config: return exit_config;
   }
@@ -30,6 +31,7 @@ std::string_view name_of(ErrorKind kind) noexcept
   case ErrorKind::internal: return "internal";
   case ErrorKind::transient: return "transient";
   case ErrorKind::in_doubt: return "in_doubt";
+  case ErrorKind::interrupted: return "interrupted";
   case ErrorKind::permission: return "permission";
   case ErrorKind::config: return "config";
   }

@@ -15,6 +15,7 @@ enum class ErrorKind
   internal,   ///< a bug (70)
   transient,  ///< try again later; rerunning is safe (75)
   in_doubt,   ///< commit outcome unknown; resolve, never blindly redo (75)
+  interrupted, ///< SIGTERM/SIGINT; the attempt is closed, rerun is safe (75)
   permission, ///< credentials or privileges (77)
   config,     ///< configuration: unknown source, bad option value (78)
 };

@@ -5,6 +5,8 @@
 
 #include "core/errors.hpp"
 #include "core/failpoint.hpp"
+#include "core/interrupt.hpp"
+#include "db/cancel.hpp"
 #include "db/copy_in.hpp"
 #include "db/raw_connection.hpp"
 #include "db/session.hpp"
@@ -149,6 +151,7 @@ void LoadSteps::stage(
   try
   {
     pqxx::work tx{m_db.cx()};
+    CancelOnSignal const cancel{tx};
     std::string sql{"copy staging.invoice_line (batch_id, record_no"};
     for (std::string const &c : columns) sql += ", " + tx.quote_name(c);
     sql += ") from stdin (format csv)";
@@ -156,6 +159,7 @@ void LoadSteps::stage(
     {
       CopyIn copy{tx, sql};
       sent = produce([&copy](char const *data, std::size_t size) {
+        throw_if_interrupted("staging (COPY)");
         copy.write(data, size);
       });
       stored = copy.finish();
@@ -177,6 +181,7 @@ void LoadSteps::analyze_staging(char const *step)
   // Its own transaction: ANALYZE keeps its lock until the end of the
   // transaction, which inside a step would queue other batches' steps.
   pqxx::work tx{m_db.cx()};
+  CancelOnSignal const cancel{tx};
   tx.exec_params("select ingest.analyze_staging($1)", step);
   tx.commit();
 }
@@ -187,6 +192,7 @@ Validated LoadSteps::validate(std::int64_t batch_id, std::int64_t attempt_id)
   {
     analyze_staging("validation");
     pqxx::work tx{m_db.cx()};
+    CancelOnSignal const cancel{tx};
     pqxx::row const r{tx.exec_params1(
       "select state, coalesce(accepted, 0), coalesce(rejected, 0) "
       "from ingest.validate_batch($1, $2)",
@@ -234,6 +240,7 @@ Published LoadSteps::publish(std::int64_t batch_id, std::int64_t attempt_id)
   {
     analyze_staging("publication");
     pqxx::work tx{m_db.cx()};
+    CancelOnSignal const cancel{tx};
     pqxx::row const r{tx.exec_params1(
       "select outcome, state, coalesce(counts::text, '{}') "
       "from ingest.publish_batch($1, $2)",

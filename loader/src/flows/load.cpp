@@ -2,11 +2,15 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <climits>
+#include <thread>
 #include <sstream>
 
 #include "core/errors.hpp"
 #include "core/failpoint.hpp"
+#include "core/interrupt.hpp"
 #include "db/load_steps.hpp"
 #include "io/file_scan.hpp"
 #include "io/header_map.hpp"
@@ -254,22 +258,50 @@ std::optional<Result> advance(db::LoadSteps &steps, LoadRequest const &rq,
   steps.finish_attempt(at.attempt_id, "failed", "config", "", message);
   return Result{Outcome::refused, message + "\n"};
 }
+
+/// What the run was doing from a checkpoint, for "interrupted during ...".
+std::string step_from(BatchState s)
+{
+  switch (s)
+  {
+  case BatchState::received: return "staging (COPY)";
+  case BatchState::staged: return "validation";
+  case BatchState::validated: return "publication";
+  default: return "the run";
+  }
+}
+
+/// The retry layer's waits, cut short by SIGTERM/SIGINT.
+void interruptible_sleep(std::chrono::milliseconds d)
+{
+  auto const until = std::chrono::steady_clock::now() + d;
+  while (interrupted() == 0 and std::chrono::steady_clock::now() < until)
+  {
+    auto const left = until - std::chrono::steady_clock::now();
+    std::this_thread::sleep_for(
+      std::min<std::chrono::steady_clock::duration>(
+        left, std::chrono::milliseconds{50}));
+  }
+}
 } // namespace
 
 Result load(std::string const &dsn, LoadRequest const &rq, Logger const &log)
 {
+  install_interrupt_handlers();
   db::LoadSteps steps{dsn};
-  Retrier retry{rq.retry, log};
+  Retrier retry{rq.retry, log, interruptible_sleep};
   auto const reset = [&steps] { steps.disconnect(); };
 
   // Pass 1: checksum and structure, before the database hears of the file.
   io::FileScan const scan{io::scan_file(rq.input)};
+  throw_if_interrupted("reading " + rq.input);
   if (auto const path = manifest_path(rq))
     wait_for(*path, rq.wait_for_manifest, log);
 
   db::SourceConfig const source{retry.run(
     "connect",
     [&] {
+      throw_if_interrupted("connecting");
       steps.connect();
       return steps.get_source(rq.source);
     },
@@ -300,6 +332,7 @@ Result load(std::string const &dsn, LoadRequest const &rq, Logger const &log)
   args.manifest = read_manifest(rq, source, args.problems);
 
   auto const begin = [&] {
+    throw_if_interrupted("registering the batch");
     steps.connect();
     return steps.begin_attempt(args);
   };
@@ -342,8 +375,20 @@ Result load(std::string const &dsn, LoadRequest const &rq, Logger const &log)
       std::optional<Result> done{retry.run(
         "after " + std::string{db::name_of(at.state)},
         [&]() -> std::optional<Result> {
-          ensure_session();
-          return advance(steps, rq, scan, args.columns, at, log);
+          try
+          {
+            throw_if_interrupted(step_from(at.state));
+            ensure_session();
+            return advance(steps, rq, scan, args.columns, at, log);
+          }
+          catch (LoaderError const &e)
+          {
+            // A cancelled query (57014) or a lost COPY after a signal is
+            // the interruption, not a failure to retry.
+            if (e.kind != ErrorKind::interrupted)
+              throw_if_interrupted(step_from(at.state));
+            throw;
+          }
         },
         reset)};
       if (done) return *done;
@@ -355,9 +400,13 @@ Result load(std::string const &dsn, LoadRequest const &rq, Logger const &log)
     try
     {
       ensure_session();
-      steps.finish_attempt(at.attempt_id, "failed",
+      bool const stopped = e.kind == ErrorKind::interrupted;
+      steps.finish_attempt(at.attempt_id, stopped ? "interrupted" : "failed",
                            std::string{name_of(e.kind)}, e.sqlstate,
                            e.what());
+      // Ending the session releases the batch's runner lock now, so an
+      // immediate rerun proceeds.
+      if (stopped) steps.disconnect();
     }
     catch (LoaderError const &again)
     {
