@@ -45,6 +45,11 @@ po::options_description options()
     ("expect-total", po::value<std::string>()->value_name("X"),
      "instead of a manifest: the sum of gross_amount, a plain decimal "
      "such as 4200.00 or -12.5 (needs --expect-count)")
+    ("dry-run", po::bool_switch(),
+     "read, checksum, stage, validate and reconcile in one transaction "
+     "that is rolled back: print the same rejections and summary, register "
+     "nothing; exit 0 if the file would publish, 65 if it would be "
+     "quarantined")
     ("retry-attempts", po::value<std::string>()->value_name("N"),
      "tries of a step that fails for a transient reason (lost connection, "
      "server restarting, another run holding the batch), 1-100; default 5")
@@ -85,6 +90,7 @@ Bound bind(po::variables_map const &vm)
   if (out.manifest and looks_like_url(*out.manifest))
     config_error("--manifest " + quoted(*out.manifest) +
                  ": URLs are not supported yet; give a local path");
+  out.dry_run = flag(vm, "dry-run");
   if (auto const v = bounded(vm, "wait-for-manifest", 0, 86400))
     out.wait_for_manifest = std::chrono::seconds{*v};
   if (auto const v = bounded(vm, "retry-attempts", 1, 100))

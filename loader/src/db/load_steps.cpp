@@ -116,26 +116,84 @@ SourceConfig LoadSteps::get_source(std::string const &source)
   }
 }
 
+namespace
+{
+/// ingest.begin_attempt inside tx.
+Attempt begin_in(pqxx::dbtransaction &tx, BeginArgs const &a)
+{
+  // Optional values travel as NULL via the null-if-empty idiom below.
+  pqxx::row const r{tx.exec_params1(
+    "select batch_id, attempt_id, attempt_no, state, created "
+    "from ingest.begin_attempt($1, $2::date, $3, $4, $5, $6, $7::text[], "
+    "$8::jsonb, $9, $10, $11, $12::uuid, $13, $14, $15)",
+    a.source, a.business_date, a.sha256, static_cast<long long>(a.size),
+    a.file_name, a.had_bom, text_array(a.columns), problems_json(a.problems),
+    a.manifest ? a.manifest->c_str() : nullptr,
+    a.expect_count ? std::to_string(*a.expect_count).c_str() : nullptr,
+    a.expect_total ? a.expect_total->c_str() : nullptr, a.run_id, a.host,
+    a.pid, static_cast<long long>(a.records))};
+  return {r[0].as<std::int64_t>(), r[1].as<std::int64_t>(), r[2].as<int>(),
+          parse_batch_state(r[3].as<std::string>()), r[4].as<bool>()};
+}
+
+/// COPY what produce() writes into staging, then ingest.mark_staged, inside
+/// tx.
+void stage_in(pqxx::dbtransaction &tx, std::int64_t batch_id,
+              std::int64_t attempt_id, std::vector<std::string> const &columns,
+              Producer const &produce)
+{
+  std::string sql{"copy staging.invoice_line (batch_id, record_no"};
+  for (std::string const &c : columns) sql += ", " + tx.quote_name(c);
+  sql += ") from stdin (format csv)";
+  std::uint64_t sent = 0, stored = 0;
+  {
+    CopyIn copy{tx, sql};
+    sent = produce(batch_id, [&copy](char const *data, std::size_t size) {
+      throw_if_interrupted("staging (COPY)");
+      copy.write(data, size);
+    });
+    stored = copy.finish();
+  }
+  tx.exec_params("select ingest.mark_staged($1, $2, $3, $4)", batch_id,
+                 attempt_id, static_cast<long long>(sent),
+                 static_cast<long long>(stored));
+}
+
+/// ingest.validate_batch inside tx.
+Validated validate_in(pqxx::dbtransaction &tx, std::int64_t batch_id,
+                      std::int64_t attempt_id)
+{
+  pqxx::row const r{tx.exec_params1(
+    "select state, coalesce(accepted, 0), coalesce(rejected, 0) "
+    "from ingest.validate_batch($1, $2)",
+    batch_id, attempt_id)};
+  return {parse_batch_state(r[0].as<std::string>()), r[1].as<long>(),
+          r[2].as<long>()};
+}
+
+std::vector<Rejection> rejections_in(pqxx::transaction_base &tx,
+                                     std::int64_t batch_id, int limit)
+{
+  std::vector<Rejection> out;
+  for (auto const &r : tx.exec_params(
+         "select record_no, coalesce(invoice_number, ''), rule, detail "
+         "from ingest.rejection where batch_id = $1 "
+         "order by record_no, rule limit $2",
+         batch_id, limit))
+    out.push_back({r[0].as<std::int64_t>(), r[1].as<std::string>(),
+                   r[2].as<std::string>(), r[3].as<std::string>()});
+  return out;
+}
+} // namespace
+
 Attempt LoadSteps::begin_attempt(BeginArgs const &a)
 {
   try
   {
     pqxx::work tx{m_db.cx()};
-    // Optional values travel as NULL via the null-if-empty idiom below.
-    pqxx::row const r{tx.exec_params1(
-      "select batch_id, attempt_id, attempt_no, state, created "
-      "from ingest.begin_attempt($1, $2::date, $3, $4, $5, $6, $7::text[], "
-      "$8::jsonb, $9, $10, $11, $12::uuid, $13, $14, $15)",
-      a.source, a.business_date, a.sha256, static_cast<long long>(a.size),
-      a.file_name, a.had_bom, text_array(a.columns),
-      problems_json(a.problems),
-      a.manifest ? a.manifest->c_str() : nullptr,
-      a.expect_count ? std::to_string(*a.expect_count).c_str() : nullptr,
-      a.expect_total ? a.expect_total->c_str() : nullptr, a.run_id, a.host,
-      a.pid, static_cast<long long>(a.records))};
+    Attempt const at{begin_in(tx, a)};
     tx.commit();
-    return {r[0].as<std::int64_t>(), r[1].as<std::int64_t>(), r[2].as<int>(),
-            parse_batch_state(r[3].as<std::string>()), r[4].as<bool>()};
+    return at;
   }
   catch (...)
   {
@@ -146,33 +204,59 @@ Attempt LoadSteps::begin_attempt(BeginArgs const &a)
 void LoadSteps::stage(
   std::int64_t batch_id, std::int64_t attempt_id,
   std::vector<std::string> const &columns,
-  std::function<std::uint64_t(CopyWriter const &)> const &produce)
+  Producer const &produce)
 {
   try
   {
     pqxx::work tx{m_db.cx()};
     CancelOnSignal const cancel{tx};
-    std::string sql{"copy staging.invoice_line (batch_id, record_no"};
-    for (std::string const &c : columns) sql += ", " + tx.quote_name(c);
-    sql += ") from stdin (format csv)";
-    std::uint64_t sent = 0, stored = 0;
-    {
-      CopyIn copy{tx, sql};
-      sent = produce([&copy](char const *data, std::size_t size) {
-        throw_if_interrupted("staging (COPY)");
-        copy.write(data, size);
-      });
-      stored = copy.finish();
-    }
-    tx.exec_params("select ingest.mark_staged($1, $2, $3, $4)", batch_id,
-                   attempt_id, static_cast<long long>(sent),
-                   static_cast<long long>(stored));
+    stage_in(tx, batch_id, attempt_id, columns, produce);
     m_xid = xid_of(tx);
     tx.commit();
   }
   catch (...)
   {
     rethrow_classified("staging batch " + std::to_string(batch_id));
+  }
+}
+
+DryRun LoadSteps::dry_run(
+  BeginArgs const &args, std::vector<std::string> const &columns,
+  Producer const &produce,
+  int rejection_limit)
+{
+  try
+  {
+    // One transaction, never committed: nothing of it stays.
+    pqxx::work tx{m_db.cx(), "dry run"};
+    CancelOnSignal const cancel{tx};
+    Attempt const at{begin_in(tx, args)};
+    DryRun out;
+    out.created = at.created;
+    if (not at.created) out.batch_id = at.batch_id;
+    out.state = at.state;
+    if (out.state == BatchState::received)
+    {
+      stage_in(tx, at.batch_id, at.attempt_id, columns, produce);
+      out.state = BatchState::staged;
+    }
+    if (out.state == BatchState::staged)
+    {
+      Validated const v{validate_in(tx, at.batch_id, at.attempt_id)};
+      out.state = v.state;
+      out.accepted = v.accepted;
+      out.rejected = v.rejected;
+    }
+    out.rejections = rejections_in(tx, at.batch_id, rejection_limit);
+    tx.abort();
+    // The runner lock is a session lock: it goes with the session.
+    m_db.disconnect();
+    return out;
+  }
+  catch (...)
+  {
+    m_db.disconnect();
+    rethrow_classified("dry run");
   }
 }
 
@@ -193,14 +277,10 @@ Validated LoadSteps::validate(std::int64_t batch_id, std::int64_t attempt_id)
     analyze_staging("validation");
     pqxx::work tx{m_db.cx()};
     CancelOnSignal const cancel{tx};
-    pqxx::row const r{tx.exec_params1(
-      "select state, coalesce(accepted, 0), coalesce(rejected, 0) "
-      "from ingest.validate_batch($1, $2)",
-      batch_id, attempt_id)};
+    Validated const v{validate_in(tx, batch_id, attempt_id)};
     m_xid = xid_of(tx);
     tx.commit();
-    return {parse_batch_state(r[0].as<std::string>()), r[1].as<long>(),
-            r[2].as<long>()};
+    return v;
   }
   catch (...)
   {
@@ -288,15 +368,7 @@ std::vector<Rejection> LoadSteps::rejections(std::int64_t batch_id, int limit)
   try
   {
     pqxx::read_transaction tx{m_db.cx()};
-    std::vector<Rejection> out;
-    for (auto const &r : tx.exec_params(
-           "select record_no, coalesce(invoice_number, ''), rule, detail "
-           "from ingest.rejection where batch_id = $1 "
-           "order by record_no, rule limit $2",
-           batch_id, limit))
-      out.push_back({r[0].as<std::int64_t>(), r[1].as<std::string>(),
-                     r[2].as<std::string>(), r[3].as<std::string>()});
-    return out;
+    return rejections_in(tx, batch_id, limit);
   }
   catch (...)
   {

@@ -89,8 +89,23 @@ struct Rejection
   std::string detail;
 };
 
+/// What a dry run found (nothing of it was kept).
+struct DryRun
+{
+  bool created = false; ///< the bytes were new (not a registered batch)
+  std::int64_t batch_id = 0; ///< the registered batch's (when not created)
+  BatchState state = BatchState::received; ///< where the batch would stand
+  long accepted = 0;
+  long rejected = 0;
+  std::vector<Rejection> rejections;
+};
+
 /// Writes bytes into the running COPY.
 using CopyWriter = std::function<void(char const *, std::size_t)>;
+/// Writes the batch's staging rows (each starting "<batch_id>,") into the
+/// COPY; returns the number of records it sent.
+using Producer =
+  std::function<std::uint64_t(std::int64_t batch_id, CopyWriter const &)>;
 
 struct Resumed
 {
@@ -122,9 +137,16 @@ public:
   /// One transaction: COPY what produce() writes into staging, then
   /// ingest.mark_staged with the record count produce() returns.
   void stage(std::int64_t batch_id, std::int64_t attempt_id,
-             std::vector<std::string> const &columns,
-             std::function<std::uint64_t(CopyWriter const &)> const &produce);
+             std::vector<std::string> const &columns, Producer const &produce);
   Validated validate(std::int64_t batch_id, std::int64_t attempt_id);
+  /// `load --dry-run`: register, stage and validate (with reconciliation)
+  /// in one transaction that is rolled back, then drop the session (and
+  /// the runner lock with it); returns the state the batch would reach and
+  /// its first rejections.
+  DryRun dry_run(BeginArgs const &args,
+                 std::vector<std::string> const &columns,
+                 Producer const &produce,
+                 int rejection_limit);
   Published publish(std::int64_t batch_id, std::int64_t attempt_id);
   void finish_attempt(std::int64_t attempt_id, std::string const &outcome,
                       std::string const &error_class,

@@ -116,16 +116,18 @@ std::string merge_sentence(db::Published const &p)
          at("control_total", "none");
 }
 
-std::string describe_rejections(db::LoadSteps &steps, std::int64_t batch_id)
+/// The first rejections, one line each, as a load and a dry run print
+/// them; rows holds at most one more than is shown.
+std::string describe_rejections(std::vector<db::Rejection> const &rows,
+                                std::string const &all_hint)
 {
   std::ostringstream out;
-  auto const rows = steps.rejections(batch_id, rejections_shown + 1);
   int shown = 0;
   for (db::Rejection const &r : rows)
   {
     if (shown++ == rejections_shown)
     {
-      out << "\n  ... (status --batch " << batch_id << " lists all)";
+      out << "\n  ... (" << all_hint << ")";
       break;
     }
     out << "\n  ";
@@ -137,6 +139,29 @@ std::string describe_rejections(db::LoadSteps &steps, std::int64_t batch_id)
     out << ": " << r.rule << ": " << r.detail;
   }
   return out.str();
+}
+
+std::string describe_rejections(db::LoadSteps &steps, std::int64_t batch_id)
+{
+  return describe_rejections(
+    steps.rejections(batch_id, rejections_shown + 1),
+    "status --batch " + std::to_string(batch_id) + " lists all");
+}
+
+/// Pass 2: the file's records into the COPY, checked against pass 1.
+db::Producer records_of(LoadRequest const &rq, io::FileScan const &scan)
+{
+  return [&rq, &scan](std::int64_t batch_id, db::CopyWriter const &write) {
+    io::StreamResult const r{io::stream_records(
+      rq.input, std::to_string(batch_id) + ",", write)};
+    if (r.sha256 != scan.sha256 or r.issue)
+      throw LoaderError{ErrorKind::transient,
+                        "input " + rq.input +
+                          " changed while it was being loaded (SHA-256 " +
+                          r.sha256 + ", expected " + scan.sha256 +
+                          "); load it again once it is complete"};
+    return r.records;
+  };
 }
 
 Result quarantined(db::LoadSteps &steps, db::Attempt const &at,
@@ -163,20 +188,7 @@ std::optional<Result> advance(db::LoadSteps &steps, LoadRequest const &rq,
   {
   case BatchState::received:
   {
-    std::string const prefix{batch + ","};
-    steps.stage(at.batch_id, at.attempt_id, columns,
-                [&](db::CopyWriter const &write) {
-                  io::StreamResult const r{
-                    io::stream_records(rq.input, prefix, write)};
-                  if (r.sha256 != scan.sha256 or r.issue)
-                    throw LoaderError{
-                      ErrorKind::transient,
-                      "input " + rq.input +
-                        " changed while it was being loaded (SHA-256 " +
-                        r.sha256 + ", expected " + scan.sha256 +
-                        "); load it again once it is complete"};
-                  return r.records;
-                });
+    steps.stage(at.batch_id, at.attempt_id, columns, records_of(rq, scan));
     at.state = BatchState::staged;
     log.info("batch staged",
              {{"batch", at.batch_id}, {"records", scan.records}});
@@ -259,6 +271,37 @@ std::optional<Result> advance(db::LoadSteps &steps, LoadRequest const &rq,
   return Result{Outcome::refused, message + "\n"};
 }
 
+/// What --dry-run prints: the same rejection lines as a real load.
+Result dry_run_result(db::DryRun const &d, LoadRequest const &rq)
+{
+  std::string const head{"dry run of " + rq.input + ": "};
+  std::string const kept{"; nothing was registered"};
+  std::string const reasons{describe_rejections(
+    d.rejections, "a real load's status --batch lists all")};
+  switch (d.state)
+  {
+  case BatchState::quarantined:
+    return {Outcome::quarantined,
+            head + (d.created ? "it would be quarantined"
+                              : "batch " + std::to_string(d.batch_id) +
+                                  " is quarantined") +
+              kept + ":" + reasons + "\n"};
+  case BatchState::validated:
+    return {Outcome::done,
+            head + "it would publish: " + std::to_string(d.accepted) +
+              " accepted, " + std::to_string(d.rejected) + " rejected" +
+              kept + (d.rejected > 0 ? ":" + reasons : "") + "\n"};
+  case BatchState::published:
+    return {Outcome::done, head + "these bytes are batch " +
+                             std::to_string(d.batch_id) +
+                             ", already published" + kept + "\n"};
+  default:
+    return {Outcome::refused, head + "batch " + std::to_string(d.batch_id) +
+                                " is " + std::string{db::name_of(d.state)} +
+                                kept + "\n"};
+  }
+}
+
 /// What the run was doing from a checkpoint, for "interrupted during ...".
 std::string step_from(BatchState s)
 {
@@ -330,6 +373,20 @@ Result load(std::string const &dsn, LoadRequest const &rq, Logger const &log)
   if (not scan.header.empty() and not mapping.ok())
     args.problems.push_back({mapping.rule(), 0, mapping.detail()});
   args.manifest = read_manifest(rq, source, args.problems);
+
+  if (rq.dry_run)
+  {
+    db::DryRun const d{retry.run(
+      "dry run",
+      [&] {
+        throw_if_interrupted("the dry run");
+        steps.connect();
+        return steps.dry_run(args, args.columns, records_of(rq, scan),
+                             rejections_shown + 1);
+      },
+      reset)};
+    return dry_run_result(d, rq);
+  }
 
   auto const begin = [&] {
     throw_if_interrupted("registering the batch");

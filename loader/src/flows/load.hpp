@@ -21,6 +21,8 @@ struct LoadRequest
   std::optional<std::string> expect_total;
   /// --wait-for-manifest: how long to poll for a manifest not there yet.
   std::chrono::seconds wait_for_manifest{0};
+  /// --dry-run: stage and validate in a transaction that is rolled back.
+  bool dry_run = false;
   RetryPolicy retry;
 };
 
@@ -33,7 +35,9 @@ struct LoadRequest
 /// before), quarantined, waiting (for an earlier business date), refused
 /// (a batch an operator must replay); throws LoaderError for the rest,
 /// after closing the attempt with the error's class when the database can
-/// still be reached.
+/// still be reached.  With dry_run: read, checksum, stage, validate and
+/// reconcile, register nothing; done if the file would publish,
+/// quarantined if not.
 Result load(std::string const &dsn, LoadRequest const &request,
             Logger const &log);
 } // namespace loader::flows
