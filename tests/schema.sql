@@ -336,17 +336,17 @@ CREATE FUNCTION ingest.staged_totals(p_batch_id bigint) RETURNS TABLE(distinct_k
 ALTER FUNCTION ingest.staged_totals(p_batch_id bigint) OWNER TO invoice_owner;
 
 --
--- Name: status_report(text, bigint, integer); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+-- Name: status_report(text, bigint, integer, text, date); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
-CREATE FUNCTION ingest.status_report(p_source text DEFAULT NULL::text, p_batch_id bigint DEFAULT NULL::bigint, p_limit integer DEFAULT 50) RETURNS jsonb
+CREATE FUNCTION ingest.status_report(p_source text DEFAULT NULL::text, p_batch_id bigint DEFAULT NULL::bigint, p_limit integer DEFAULT 50, p_state text DEFAULT NULL::text, p_since date DEFAULT NULL::date) RETURNS jsonb
     LANGUAGE sql STABLE
     SET search_path TO ''
     AS <body in sql/>
 ;
 
 
-ALTER FUNCTION ingest.status_report(p_source text, p_batch_id bigint, p_limit integer) OWNER TO invoice_owner;
+ALTER FUNCTION ingest.status_report(p_source text, p_batch_id bigint, p_limit integer, p_state text, p_since date) OWNER TO invoice_owner;
 
 --
 -- Name: transition(bigint, text, text, bigint, jsonb); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -713,6 +713,24 @@ CREATE VIEW ingest.rejection AS
 
 
 ALTER TABLE ingest.rejection OWNER TO invoice_owner;
+
+--
+-- Name: source_overview; Type: VIEW; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE VIEW ingest.source_overview AS
+ SELECT s.source,
+    s.policy,
+    s.max_rejected_share,
+    s.start_date,
+    s.allow_unknown_columns,
+    s.require_control_totals,
+    s.created_at,
+    s.updated_at
+   FROM ingest.source s;
+
+
+ALTER TABLE ingest.source_overview OWNER TO invoice_owner;
 
 --
 -- Name: source_watermark; Type: TABLE; Schema: ingest; Owner: invoice_owner
@@ -1397,12 +1415,12 @@ REVOKE ALL ON FUNCTION ingest.staged_totals(p_batch_id bigint) FROM PUBLIC;
 
 
 --
--- Name: FUNCTION status_report(p_source text, p_batch_id bigint, p_limit integer); Type: ACL; Schema: ingest; Owner: invoice_owner
+-- Name: FUNCTION status_report(p_source text, p_batch_id bigint, p_limit integer, p_state text, p_since date); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
-REVOKE ALL ON FUNCTION ingest.status_report(p_source text, p_batch_id bigint, p_limit integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION ingest.status_report(p_source text, p_batch_id bigint, p_limit integer) TO invoice_loader;
-GRANT ALL ON FUNCTION ingest.status_report(p_source text, p_batch_id bigint, p_limit integer) TO invoice_operator;
+REVOKE ALL ON FUNCTION ingest.status_report(p_source text, p_batch_id bigint, p_limit integer, p_state text, p_since date) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.status_report(p_source text, p_batch_id bigint, p_limit integer, p_state text, p_since date) TO invoice_loader;
+GRANT ALL ON FUNCTION ingest.status_report(p_source text, p_batch_id bigint, p_limit integer, p_state text, p_since date) TO invoice_operator;
 
 
 --
@@ -1466,6 +1484,14 @@ GRANT SELECT ON TABLE ingest.notification TO invoice_operator;
 
 GRANT SELECT ON TABLE ingest.rejection TO invoice_loader;
 GRANT SELECT ON TABLE ingest.rejection TO invoice_operator;
+
+
+--
+-- Name: TABLE source_overview; Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+GRANT SELECT ON TABLE ingest.source_overview TO invoice_loader;
+GRANT SELECT ON TABLE ingest.source_overview TO invoice_operator;
 
 
 --

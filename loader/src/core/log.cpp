@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "core/json_exact.hpp"
 #include "core/utf8.hpp"
 
 namespace loader
@@ -92,7 +93,7 @@ nlohmann::ordered_json to_json(LogValue const &v)
       using T = std::decay_t<decltype(x)>;
       if constexpr (std::is_same_v<T, LogValue::Json>)
       {
-        auto parsed = nlohmann::ordered_json::parse(x.text, nullptr, false);
+        auto parsed = parse_exact(x.text); // decimals keep their digits
         if (parsed.is_discarded()) return x.text;
         return parsed;
       }

@@ -5,6 +5,7 @@
 
 #include "core/errors.hpp"
 #include "core/failpoint.hpp"
+#include "core/json_exact.hpp"
 #include "core/interrupt.hpp"
 #include "db/cancel.hpp"
 #include "db/copy_in.hpp"
@@ -306,7 +307,7 @@ PublishOutcome parse_publish_outcome(std::string const &s)
 std::map<std::string, std::string> flat_counts(std::string const &json)
 {
   std::map<std::string, std::string> out;
-  auto const doc = nlohmann::json::parse(json, nullptr, false);
+  auto const doc = parse_exact(json);
   if (not doc.is_object()) return out;
   for (auto const &[key, value] : doc.items())
     out[key] = value.is_string() ? value.get<std::string>() : value.dump();

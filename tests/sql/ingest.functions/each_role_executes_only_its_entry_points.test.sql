@@ -17,7 +17,7 @@ with f(name, args, loader, operator) as (values
   ('validate_batch', array['bigint', 'bigint'], true, false),
   ('publish_batch', array['bigint', 'bigint'], true, false),
   ('finish_attempt', array['bigint', 'text', 'text', 'text', 'text'], true, false),
-  ('status_report', array['text', 'bigint', 'integer'], true, true),
+  ('status_report', array['text', 'bigint', 'integer', 'text', 'date'], true, true),
   ('transition', array['bigint', 'text', 'text', 'bigint', 'jsonb'], false, false),
   ('quarantine_batch', array['bigint', 'text', 'bigint', 'jsonb'], false, false),
   ('parse_manifest', array['text', 'bigint', 'text', 'boolean', 'text', 'date', 'text'], false, false),

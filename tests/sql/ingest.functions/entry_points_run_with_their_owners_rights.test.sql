@@ -31,7 +31,7 @@ from (values ('transition', array['bigint', 'text', 'text', 'bigint', 'jsonb']),
              ('failing_records', array['bigint', 'date']),
              ('staged_totals', array['bigint']),
              ('reject_revision_conflicts', array['bigint', 'text']),
-             ('status_report', array['text', 'bigint', 'integer'])) as f(name, args);
+             ('status_report', array['text', 'bigint', 'integer', 'text', 'date'])) as f(name, args);
 
 select * from finish();
 rollback;
