@@ -126,6 +126,7 @@ CommandSpec load_command()
           description,
           options,
           nullptr,
-          bind};
+          bind,
+          "invoice_loader"};
 }
 } // namespace loader::cli

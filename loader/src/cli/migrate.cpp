@@ -48,6 +48,7 @@ CommandSpec migrate_command()
           description,
           options,
           nullptr,
-          bind};
+          bind,
+          "the database's owner (or a superuser)"};
 }
 } // namespace loader::cli

@@ -75,6 +75,7 @@ CommandSpec source_add_command()
           description,
           options,
           "name",
-          bind};
+          bind,
+          "invoice_operator"};
 }
 } // namespace loader::cli

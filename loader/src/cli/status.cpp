@@ -94,6 +94,7 @@ CommandSpec status_command()
           description,
           options,
           nullptr,
-          bind};
+          bind,
+          "invoice_loader or invoice_operator"};
 }
 } // namespace loader::cli

@@ -1,6 +1,7 @@
 #include "core/errors.hpp"
 
 #include <cerrno>
+#include <string>
 
 namespace loader
 {
@@ -77,6 +78,43 @@ ErrorKind classify_sqlstate(std::string_view s) noexcept
 
   return ErrorKind::internal;
 }
+std::string one_line(std::string_view message, bool keep_context)
+{
+  static char const hex[] = "0123456789abcdef";
+  std::string out;
+  std::size_t start = 0;
+  bool in_context = false;
+  while (start <= message.size())
+  {
+    auto end = message.find('\n', start);
+    if (end == std::string_view::npos) end = message.size();
+    std::string_view line = message.substr(start, end - start);
+    start = end + 1;
+    while (not line.empty() and (line.back() == ' ' or line.back() == '\r' or
+                                 line.back() == '\t'))
+      line.remove_suffix(1);
+    if (line.substr(0, 8) == "CONTEXT:") in_context = true;
+    else if (line.substr(0, 7) == "DETAIL:" or line.substr(0, 5) == "HINT:")
+      in_context = false;
+    if (line.empty() or (in_context and not keep_context)) continue;
+    if (not out.empty()) out += "; ";
+    for (char const ch : line)
+    {
+      auto const c = static_cast<unsigned char>(ch);
+      if (c < 0x20 or c == 0x7f)
+        out += {'\\', 'x', hex[c >> 4], hex[c & 0x0f]};
+      else
+        out.push_back(ch);
+    }
+    if (end == message.size()) break;
+  }
+  // "step: ERROR:  message" -> "step: message"
+  for (auto at = out.find("ERROR:  "); at != std::string::npos;
+       at = out.find("ERROR:  ", at))
+    out.erase(at, 8);
+  return out;
+}
+
 ErrorKind classify_errno(int err) noexcept
 {
   switch (err)

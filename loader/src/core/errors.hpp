@@ -50,6 +50,12 @@ struct LoaderError : std::runtime_error
 /// Classify a server SQLSTATE (RELIABILITY.md section 3, docs/FAILURES.md).
 ErrorKind classify_sqlstate(std::string_view sqlstate) noexcept;
 
+/// A failure's message as a user sees it: one line, libpq's "ERROR:" and
+/// "DETAIL:"/"HINT:" lines joined with "; ", control characters shown as
+/// \xNN, and PL/pgSQL's CONTEXT (where in the SQL it failed) left out
+/// unless keep_context (-v).
+std::string one_line(std::string_view message, bool keep_context);
+
 /// Classify the errno of a failed local file operation on an input.
 ErrorKind classify_errno(int err) noexcept;
 } // namespace loader

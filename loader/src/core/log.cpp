@@ -184,6 +184,14 @@ Logger::Logger(std::string run_id, LogFormat format, LogLevel threshold) :
         m_run_id{std::move(run_id)}, m_format{format}, m_threshold{threshold}
 {}
 
+Logger Logger::with(std::initializer_list<LogField> context) const
+{
+  Logger out{*this};
+  for (auto const &[key, value] : context)
+    out.m_context.emplace_back(std::string{key}, value);
+  return out;
+}
+
 std::string Logger::format_line(LogLevel level, std::string_view message,
                                 std::initializer_list<LogField> fields) const
 {
@@ -196,6 +204,7 @@ std::string Logger::format_line(LogLevel level, std::string_view message,
     line["level"] = level_name(level, false);
     line["run_id"] = m_run_id;
     line["msg"] = message;
+    for (auto const &[key, value] : m_context) line[key] = to_json(value);
     for (auto const &[key, value] : fields)
       line[std::string{key}] = to_json(value);
     return line.dump(-1, ' ', false,
@@ -207,6 +216,13 @@ std::string Logger::format_line(LogLevel level, std::string_view message,
   out += level_name(level, true);
   out += " run=";
   append_text(out, m_run_id);
+  for (auto const &[key, value] : m_context)
+  {
+    out.push_back(' ');
+    append_key(out, key);
+    out.push_back('=');
+    append_value(out, value);
+  }
   for (auto const &[key, value] : fields)
   {
     out.push_back(' ');

@@ -184,14 +184,21 @@ std::optional<Result> advance(db::LoadSteps &steps, LoadRequest const &rq,
                               db::Attempt &at, Logger const &log)
 {
   std::string const batch{std::to_string(at.batch_id)};
+  auto const started = std::chrono::steady_clock::now();
+  auto const ms = [&started] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now() - started)
+      .count();
+  };
   switch (at.state)
   {
   case BatchState::received:
   {
     steps.stage(at.batch_id, at.attempt_id, columns, records_of(rq, scan));
     at.state = BatchState::staged;
-    log.info("batch staged",
-             {{"batch", at.batch_id}, {"records", scan.records}});
+    log.info("batch staged", {{"batch", at.batch_id},
+                              {"records", scan.records},
+                              {"duration_ms", ms()}});
     failpoint("after_staged");
     return std::nullopt;
   }
@@ -209,7 +216,8 @@ std::optional<Result> advance(db::LoadSteps &steps, LoadRequest const &rq,
     log.info("batch validated", {{"batch", at.batch_id},
                                  {"state", db::name_of(r.state)},
                                  {"accepted", r.accepted},
-                                 {"rejected", r.rejected}});
+                                 {"rejected", r.rejected},
+                                 {"duration_ms", ms()}});
     if (at.state == BatchState::validated) failpoint("after_validated");
     return std::nullopt;
   }
@@ -244,7 +252,8 @@ std::optional<Result> advance(db::LoadSteps &steps, LoadRequest const &rq,
                              : "already_published",
                            "", "", "");
       log.info("batch published", {{"batch", at.batch_id},
-                                   {"counts", LogValue::json(r.counts_json)}});
+                                   {"counts", LogValue::json(r.counts_json)},
+                                   {"duration_ms", ms()}});
       return Result{Outcome::done,
                     "batch " + batch + " published: " + merge_sentence(r) +
                       "\n"};
@@ -328,8 +337,12 @@ void interruptible_sleep(std::chrono::milliseconds d)
 }
 } // namespace
 
-Result load(std::string const &dsn, LoadRequest const &rq, Logger const &log)
+Result load(std::string const &dsn, LoadRequest const &rq,
+            Logger const &run_log)
 {
+  // Every line of this run names the batch's source and business date.
+  Logger const log{run_log.with(
+    {{"source", rq.source}, {"business_date", rq.business_date}})};
   install_interrupt_handlers();
   db::LoadSteps steps{dsn};
   Retrier retry{rq.retry, log, interruptible_sleep};
@@ -436,7 +449,18 @@ Result load(std::string const &dsn, LoadRequest const &rq, Logger const &log)
           {
             throw_if_interrupted(step_from(at.state));
             ensure_session();
-            return advance(steps, rq, scan, args.columns, at, log);
+            std::string const step{step_from(at.state)};
+            auto const t0 = std::chrono::steady_clock::now();
+            auto result = advance(steps, rq, scan, args.columns, at, log);
+            log.debug("step finished",
+                      {{"step", step},
+                       {"batch", at.batch_id},
+                       {"state", db::name_of(at.state)},
+                       {"duration_ms",
+                        std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::steady_clock::now() - t0)
+                          .count()}});
+            return result;
           }
           catch (LoaderError const &e)
           {
