@@ -543,8 +543,7 @@ CREATE TABLE core.invoice_version_period (
     current_from timestamp with time zone NOT NULL,
     current_until timestamp with time zone NOT NULL,
     superseded_by_batch_id bigint NOT NULL,
-    restored_by_action bigint NOT NULL,
-    CONSTRAINT invoice_version_period_check CHECK ((current_from <= current_until))
+    restored_by_action bigint NOT NULL
 );
 
 

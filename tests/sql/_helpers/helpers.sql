@@ -451,3 +451,29 @@ begin
   set local session_replication_role = origin;
 end;
 $$;
+
+-- For the revert and time-travel tests: a first day (the seed's 20
+-- invoices and INV-LATE at revision 2) and a second day that touches it in
+-- every way a publication can: INV-0001 amended (revision 1), INV-0002
+-- voided, INV-0100 new, INV-0003 resent unchanged, INV-LATE at revision 1
+-- arriving late (history only).
+create function tests.first_day_lines()
+returns text[]
+language sql
+immutable
+as $$
+  select tests.seed_lines(20) || array[tests.line('INV-LATE', p_revision => '2')]
+$$;
+
+create function tests.second_day_lines()
+returns text[]
+language sql
+immutable
+as $$
+  select array[tests.line('INV-0001', p_revision => '1', p_net_amount => '200.00',
+                          p_tax_amount => '40.00', p_gross_amount => '240.00'),
+               tests.line('INV-0002', p_revision => '1', p_status => 'VOID'),
+               tests.line('INV-0100'),
+               tests.line('INV-LATE', p_revision => '1', p_customer_id => 'CUST-LATE')]
+         || (tests.seed_lines(3))[3:3]
+$$;
