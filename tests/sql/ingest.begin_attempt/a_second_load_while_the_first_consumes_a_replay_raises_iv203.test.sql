@@ -24,6 +24,7 @@ from ingest.batch as b where b.batch_id = :batch_id \gset
 
 select dblink.dblink_connect('first', tests.conninfo());
 select dblink.dblink_connect('second', tests.conninfo());
+select (select t.pid from dblink.dblink('first', 'select pg_backend_pid()') as t(pid integer)) as first_pid \gset
 select dblink.dblink_exec('first', 'set role invoice_loader');
 select dblink.dblink_exec('second', 'set role invoice_loader');
 select dblink.dblink_exec('first', 'begin');
@@ -35,6 +36,20 @@ select throws_ok(format($$ select * from dblink.dblink('second', %L) as t(state 
                  'IV203', null, 'The second load is refused: another run holds the batch.');
 select dblink.dblink_exec('first', 'commit');
 select dblink.dblink_disconnect('first');
+-- the first backend ends (and drops its runner lock) after the disconnect
+-- returns: bounded wait (at most 200 x 50 ms) until its locks are gone
+select set_config('test.first_pid', :'first_pid', true);
+do $$
+declare
+  v_n integer := 0;
+begin
+  while exists (select from pg_locks where pid = current_setting('test.first_pid')::integer)
+        and v_n < 200 loop
+    perform pg_sleep(0.05);
+    v_n := v_n + 1;
+  end loop;
+end
+$$;
 
 select is((select t.state from dblink.dblink('second', format(
              'select state from ingest.begin_attempt(%L)', :'args')) as t(state text)),

@@ -16,7 +16,8 @@ select throws_ok(format('select * from tests.replay(%s)', :published), 'IV305', 
                  'A published batch cannot be replayed (it is reverted first).');
 select throws_ok('select * from tests.replay(-1)', 'IV208', null,
                  'A batch that does not exist cannot be replayed.');
-select is_empty($$ select 1 from ingest.operator_action $$, 'No operator action is recorded.');
+select is_empty(format('select 1 from ingest.operator_action as o join ingest.batch as b using (batch_id)
+                        where b.source = %L', :'source'), 'No operator action is recorded.');
 
 select * from finish();
 rollback;

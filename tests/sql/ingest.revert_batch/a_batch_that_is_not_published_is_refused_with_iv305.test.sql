@@ -17,9 +17,12 @@ select throws_ok(format('select * from tests.revert(%s)', :published), 'IV305', 
                  'A reverted batch cannot be reverted again.');
 select throws_ok('select * from tests.revert(-1)', 'IV208', null,
                  'A batch that does not exist cannot be reverted.');
-select is((select count(*)::integer from ingest.operator_action), 1,
+select is((select count(*)::integer from ingest.operator_action as o
+           join ingest.batch as b using (batch_id) where b.source = :'source'), 1,
           'Only the first revert is recorded.');
-select is((select count(*)::integer from ingest.notification as n where n.kind = 'batch_reverted'), 1,
+select is((select count(*)::integer from ingest.notification as n
+           join ingest.batch as b using (batch_id)
+           where b.source = :'source' and n.kind = 'batch_reverted'), 1,
           'Only the first revert is notified.');
 
 select * from finish();

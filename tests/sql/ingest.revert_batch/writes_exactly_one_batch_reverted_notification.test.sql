@@ -24,8 +24,10 @@ select is((select array_agg(k order by k) from ingest.notification as n,
 select is((select (n.payload -> 'counts' ->> 'reverted_versions', n.payload -> 'counts' ->> 'reason')::text
            from ingest.notification as n where n.batch_id = :batch_id and n.kind = 'batch_reverted'),
           '(21,"wrong file")', 'It carries the revert''s counts and reason.');
-select is((select count(*)::integer from ingest.outbox as o where o.kind = 'batch_reverted'), 1,
-          'There is exactly one batch_reverted row.');
+select is((select count(*)::integer from ingest.outbox as o
+           join ingest.batch as b using (batch_id)
+           where b.source = :'source' and o.kind = 'batch_reverted'), 1,
+          'There is exactly one batch_reverted row for the source.');
 
 select * from finish();
 rollback;
