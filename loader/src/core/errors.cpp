@@ -47,11 +47,12 @@ bool starts_with(std::string_view s, std::string_view prefix) noexcept
 ErrorKind classify_sqlstate(std::string_view s) noexcept
 {
   // Our own codes first (sql/ERRCODES.md): IV1xx bad input, IV2xx batch
-  // state, IV3xx configuration.
+  // state, IV3xx configuration, IV4xx permission.
   if (s == "IV203" or s == "IV209") return ErrorKind::transient;
   if (s == "IV208") return ErrorKind::config;
   if (starts_with(s, "IV1")) return ErrorKind::data;
   if (starts_with(s, "IV3")) return ErrorKind::config;
+  if (starts_with(s, "IV4")) return ErrorKind::permission;
   if (starts_with(s, "IV")) return ErrorKind::internal;
 
   // Transient: the same unit of work may succeed when tried again.
