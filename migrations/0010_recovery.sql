@@ -95,7 +95,7 @@ comment on column ingest.outbox.round is
 -- attempt's only.
 create table ingest.rejection_superseded (
   batch_id              bigint not null references ingest.batch,
-  superseded_attempt_no integer,
+  attempt_no            integer,
   action_id             bigint not null references ingest.operator_action,
   record_no             integer not null,
   invoice_number        text,
@@ -108,6 +108,8 @@ create table ingest.rejection_superseded (
 create index rejection_superseded_batch on ingest.rejection_superseded (batch_id);
 comment on table ingest.rejection_superseded is
   'Rejections of a batch''s earlier attempts, moved here when a replay was consumed, tagged with the attempt and the replay.';
+comment on column ingest.rejection_superseded.attempt_no is
+  'The attempt that quarantined (for a reverted batch: published) the batch while these rejections were its current ones.';
 grant select on ingest.rejection_superseded to invoice_loader, invoice_operator;
 
 -- Revert and time travel.  A version restored by a revert (the one the

@@ -945,7 +945,7 @@ ALTER TABLE ingest.rejection OWNER TO invoice_owner;
 
 CREATE TABLE ingest.rejection_superseded (
     batch_id bigint NOT NULL,
-    superseded_attempt_no integer,
+    attempt_no integer,
     action_id bigint NOT NULL,
     record_no integer NOT NULL,
     invoice_number text,

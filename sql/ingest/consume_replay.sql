@@ -5,7 +5,8 @@
 --   - the batch goes back to received (ingest.transition, event recorded);
 --   - its staging rows (raw, typed, key history) are deleted;
 --   - the earlier attempts' rejections move to ingest.rejection_superseded,
---     tagged with the attempt the replay superseded and the replay;
+--     tagged with the attempt that quarantined the batch (for a reverted
+--     one: published it) and the replay;
 --   - its derived counts are reset, and this load's manifest (or
 --     --expect-* values), already parsed by the caller, becomes the batch's
 --     control totals;
@@ -35,6 +36,7 @@ declare
   v_state text;
   v_auth  ingest.replay_authorization;
   v_action ingest.operator_action;
+  v_attempt_no integer;
 begin
   select b.state into v_state from ingest.batch as b where b.batch_id = p_batch_id for update;
   if v_state is null or v_state not in ('quarantined', 'reverted') then
@@ -48,15 +50,23 @@ begin
     return false;
   end if;
   select * into v_action from ingest.operator_action as o where o.action_id = v_auth.action_id;
+  select a.attempt_no into v_attempt_no
+  from ingest.batch_event as e
+  join ingest.attempt as a on a.attempt_id = e.attempt_id
+  where e.batch_id = p_batch_id
+    and e.to_state = case v_state when 'reverted' then 'published' else v_state end
+  order by e.event_id desc
+  limit 1;
 
   delete from staging.invoice_line as l where l.batch_id = p_batch_id;
   delete from staging.invoice_valid as v where v.batch_id = p_batch_id;
   delete from staging.key_version as h where h.batch_id = p_batch_id;
   with gone as (
     delete from ingest.rejection_row as r where r.batch_id = p_batch_id returning r.*)
-  insert into ingest.rejection_superseded (batch_id, superseded_attempt_no, action_id, record_no,
+  insert into ingest.rejection_superseded (batch_id, attempt_no, action_id, record_no,
                                            invoice_number, rule, detail, created_at)
-  select g.batch_id, v_action.superseded_attempt_no, v_action.action_id, g.record_no,
+  select g.batch_id, coalesce(v_attempt_no, v_action.superseded_attempt_no), v_action.action_id,
+         g.record_no,
          g.invoice_number, g.rule, g.detail, g.created_at
   from gone as g;
 

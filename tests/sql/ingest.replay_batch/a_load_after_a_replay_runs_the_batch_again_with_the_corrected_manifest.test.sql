@@ -32,7 +32,7 @@ select is((select w.business_date from ingest.watermark as w where w.source = :'
           'The watermark is the business date.');
 select is(tests.rejections(:first_batch_id), '{}'::text[],
           'ingest.rejection shows the current attempt''s rejections: none.');
-select is((select array_agg(r.superseded_attempt_no || ' ' || r.record_no || ' ' || r.rule)
+select is((select array_agg(r.attempt_no || ' ' || r.record_no || ' ' || r.rule)
            from ingest.rejection_superseded as r where r.batch_id = :first_batch_id),
           array['1 0 reconcile.control_total'],
           'The earlier attempt''s rejection is kept, tagged with attempt 1.');
