@@ -159,9 +159,9 @@ create table core.invoice_version_period (
 create index invoice_version_period_until on core.invoice_version_period (current_until);
 comment on table core.invoice_version_period is
   'A closed period in which a version was current, ended by a publication that was later reverted (written by the revert that restored the version).';
--- (No check that current_from <= current_until: a publication records its
--- transaction's start, which may precede the revert it waited for; such a
--- period is empty and reporting.invoice_as_of never shows it.)
+-- (No check that current_from <= current_until: the times are the
+-- server's clock, and a clock stepped back must not make a revert fail;
+-- such a period is empty and reporting.invoice_as_of never shows it.)
 
 -- reporting.invoice_as_of: for a recent time only the versions superseded
 -- since then are read besides the current ones (index scans, not a scan of

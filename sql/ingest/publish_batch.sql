@@ -48,6 +48,9 @@ begin
     raise exception 'batch % does not exist', p_batch_id using errcode = 'IV208';
   end if;
   perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('invoice-loader:publish:' || v_batch.source));
+  -- The publication's time: after the lock, so the publications and
+  -- reverts of a source are in time order (reporting.invoice_as_of).
+  v_now := pg_catalog.clock_timestamp();
   select * into v_batch from ingest.batch as b where b.batch_id = p_batch_id for update;
 
   if v_batch.state = 'published' then

@@ -10,9 +10,11 @@
 --   - a version of a reverted publication (core.invoice_version_reverted)
 --     from coalesce(current_since, published_at) until it was superseded or
 --     reverted.
--- Times are those the publishing and reverting transactions recorded
--- (publication: its transaction's start, under the source's lock; revert:
--- the clock after that lock).
+-- Times are those the publishing and reverting transactions recorded: the
+-- clock when they took the source's publication lock, so a source's
+-- publications and reverts are in the order they happened.  (A reader
+-- whose snapshot was taken between that moment and the commit did not see
+-- the change yet; as_of counts it from the lock.)
 -- Cost: the current versions (partial index invoice_version_one_current)
 -- plus, for a recent p_ts, only what was superseded or reverted since
 -- (indexes on superseded_at, reverted_at, current_until): O(history) for an
