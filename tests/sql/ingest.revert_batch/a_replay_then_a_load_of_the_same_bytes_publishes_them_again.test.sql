@@ -4,9 +4,9 @@
 -- batch from received and publishes it again: reporting.invoice is what
 -- the first publication showed, the watermark is back on its date, and the
 -- new publication has a notification of its own (round 1, its own dedupe
--- key).
+-- key); reverting it again is notified again too.
 begin;
-select plan(6);
+select plan(7);
 
 select tests.make_source() as source \gset
 select batch_id as first from tests.load_batch(:'source', tests.d(), tests.first_day_lines()) \gset
@@ -39,6 +39,11 @@ select is((select array_agg(n.kind || ' ' || n.dedupe_key order by n.notificatio
           array['batch_published batch_published:' || :second, 'batch_reverted batch_reverted:' || :second,
                 'batch_published batch_published:' || :second || ':r1'],
           'The republication is notified again, under a new dedupe key.');
+select tests.revert(:second, 'and wrong again');
+select is((select array_agg(n.dedupe_key order by n.notification_id) from ingest.notification as n
+           where n.batch_id = :second and n.kind = 'batch_reverted'),
+          array['batch_reverted:' || :second, 'batch_reverted:' || :second || ':r1'],
+          'A second revert, in the next round, has its own batch_reverted.');
 
 select * from finish();
 rollback;
