@@ -48,6 +48,9 @@ begin
     raise exception 'batch % does not exist', p_batch_id using errcode = 'IV208';
   end if;
   perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('invoice-loader:publish:' || v_batch.source));
+  -- The publication's time: after the lock, so the publications and
+  -- reverts of a source are in time order (reporting.invoice_as_of).
+  v_now := pg_catalog.clock_timestamp();
   select * into v_batch from ingest.batch as b where b.batch_id = p_batch_id for update;
 
   if v_batch.state = 'published' then
@@ -261,7 +264,7 @@ begin
           jsonb_build_object('batch_id', p_batch_id, 'source', v_batch.source,
                              'business_date', v_batch.business_date, 'sha256', v_batch.sha256,
                              'counts', v_counts))
-  on conflict (batch_id, kind) do nothing
+  on conflict (batch_id, kind, round) do nothing
   returning notification_id into v_notification;
   perform pg_catalog.pg_notify('invoice_loader_outbox', coalesce(v_notification, 0)::text);
 

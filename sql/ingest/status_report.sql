@@ -14,7 +14,9 @@
 --               state, the last finished load's duration and records, and
 --               pending and in-doubt notifications (the Prometheus metrics);
 --   and for a single batch its attempts, checkpoints (events, with the
---   milliseconds since the one before) and rejections (at most 1000).
+--   milliseconds since the one before), rejections (at most 1000) and
+--   operator actions (replays, reverts, notification resolutions, each with
+--   the attempt it superseded).
 -- Reads only the operator views, with the caller's rights.
 create or replace function ingest.status_report(
   p_source   text default null,
@@ -137,9 +139,12 @@ as $$
     'rejections', case when p_batch_id is not null then coalesce((
         select jsonb_agg(to_jsonb(r) order by r.record_no, r.rule)
         from (select * from ingest.rejection as r where r.batch_id = p_batch_id
-              order by r.record_no, r.rule limit 1000) as r), '[]'::jsonb) end)
+              order by r.record_no, r.rule limit 1000) as r), '[]'::jsonb) end,
+    'operator_actions', case when p_batch_id is not null then coalesce((
+        select jsonb_agg(to_jsonb(o) order by o.action_id)
+        from ingest.operator_action as o where o.batch_id = p_batch_id), '[]'::jsonb) end)
 $$;
 comment on function ingest.status_report(text, bigint, integer, text, date) is
-  'Batches, watermarks, next actions and per-source metrics and, for one batch, attempts, checkpoints and rejections, as JSON.';
+  'Batches, watermarks, next actions and per-source metrics and, for one batch, attempts, checkpoints, rejections and operator actions, as JSON.';
 revoke all on function ingest.status_report(text, bigint, integer, text, date) from public;
 grant execute on function ingest.status_report(text, bigint, integer, text, date) to invoice_loader, invoice_operator;

@@ -71,6 +71,12 @@ TEST_CASE("classify_sqlstate: server states map to the contract's classes",
     CHECK(classify_sqlstate("IV204") == ErrorKind::internal);
     CHECK(classify_sqlstate("IV301") == ErrorKind::config);
     CHECK(classify_sqlstate("IV304") == ErrorKind::config);
+    CHECK(classify_sqlstate("IV305") == ErrorKind::config);
+    CHECK(classify_sqlstate("IV306") == ErrorKind::config);
+    CHECK(classify_sqlstate("IV307") == ErrorKind::config);
+    CHECK(classify_sqlstate("IV211") == ErrorKind::internal);
+    CHECK(classify_sqlstate("IV212") == ErrorKind::internal);
+    CHECK(classify_sqlstate("IV401") == ErrorKind::permission);
   }
   SECTION("anything unknown is a bug, never a retry")
   {

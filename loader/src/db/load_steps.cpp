@@ -16,31 +16,28 @@ namespace loader::db
 {
 namespace
 {
-std::string problems_json(std::vector<Problem> const &problems)
+/// The one jsonb argument of ingest.begin_attempt (its header lists the
+/// keys); optional values travel as JSON null.
+std::string begin_args_json(BeginArgs const &a)
 {
-  nlohmann::json out = nlohmann::json::array();
-  for (Problem const &p : problems)
-    out.push_back(
+  nlohmann::json problems = nlohmann::json::array();
+  for (Problem const &p : a.problems)
+    problems.push_back(
       {{"rule", p.rule}, {"record_no", p.record_no}, {"detail", p.detail}});
-  return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-/// "{a,b}" for a text[] parameter; names are already checked identifiers.
-std::string text_array(std::vector<std::string> const &items)
-{
-  std::string out{"{"};
-  for (std::string const &item : items)
-  {
-    if (out.size() > 1) out += ',';
-    out += '"';
-    for (char c : item)
-    {
-      if (c == '"' or c == '\\') out += '\\';
-      out += c;
-    }
-    out += '"';
-  }
-  return out + "}";
+  auto const opt = [](auto const &v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+  };
+  nlohmann::json const args{
+    {"source", a.source},           {"business_date", a.business_date},
+    {"sha256", a.sha256},           {"size_bytes", a.size},
+    {"file_name", a.file_name},     {"had_bom", a.had_bom},
+    {"columns", a.columns},         {"problems", problems},
+    {"manifest", opt(a.manifest)},  {"expect_count", opt(a.expect_count)},
+    {"expect_total", opt(a.expect_total)},
+    {"run_id", a.run_id},           {"host", a.host},
+    {"pid", a.pid},                 {"file_records", a.records}};
+  // Bytes that are not UTF-8 (a detail quoting the file) become U+FFFD.
+  return args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 } // namespace
@@ -122,17 +119,10 @@ namespace
 /// ingest.begin_attempt inside tx.
 Attempt begin_in(pqxx::dbtransaction &tx, BeginArgs const &a)
 {
-  // Optional values travel as NULL via the null-if-empty idiom below.
   pqxx::row const r{tx.exec_params1(
     "select batch_id, attempt_id, attempt_no, state, created "
-    "from ingest.begin_attempt($1, $2::date, $3, $4, $5, $6, $7::text[], "
-    "$8::jsonb, $9, $10, $11, $12::uuid, $13, $14, $15)",
-    a.source, a.business_date, a.sha256, static_cast<long long>(a.size),
-    a.file_name, a.had_bom, text_array(a.columns), problems_json(a.problems),
-    a.manifest ? a.manifest->c_str() : nullptr,
-    a.expect_count ? std::to_string(*a.expect_count).c_str() : nullptr,
-    a.expect_total ? a.expect_total->c_str() : nullptr, a.run_id, a.host,
-    a.pid, static_cast<long long>(a.records))};
+    "from ingest.begin_attempt($1::jsonb)",
+    begin_args_json(a))};
   return {r[0].as<std::int64_t>(), r[1].as<std::int64_t>(), r[2].as<int>(),
           parse_batch_state(r[3].as<std::string>()), r[4].as<bool>()};
 }

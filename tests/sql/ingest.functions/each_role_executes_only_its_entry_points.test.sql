@@ -2,16 +2,18 @@
 -- invoice_loader runs get_source, begin_attempt, resume_attempt, mark_staged,
 -- analyze_staging, validate_batch, publish_batch, finish_attempt and
 -- status_report;
--- invoice_operator runs add_source, get_source and status_report;
--- invoice_reader runs none; nobody runs the internal steps directly.
+-- invoice_operator runs add_source, get_source, status_report, replay_batch
+-- and revert_batch (the loader runs no operator function);
+-- invoice_reader runs none of ingest's (reporting.invoice_as_of and
+-- reporting.invoice_as_of_batch, granted to all three, are checked in
+-- reporting.invoice_as_of); nobody runs the internal steps directly.
 begin;
-select plan(57);
+select plan(75);
 
 with f(name, args, loader, operator) as (values
   ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'boolean'], false, true),
   ('get_source', array['text'], true, true),
-  ('begin_attempt', array['text', 'date', 'text', 'bigint', 'text', 'boolean', 'text[]', 'jsonb',
-                          'text', 'bigint', 'text', 'uuid', 'text', 'integer', 'bigint'], true, false),
+  ('begin_attempt', array['jsonb'], true, false),
   ('resume_attempt', array['bigint', 'text'], true, false),
   ('mark_staged', array['bigint', 'bigint', 'bigint', 'bigint'], true, false),
   ('validate_batch', array['bigint', 'bigint'], true, false),
@@ -27,7 +29,13 @@ with f(name, args, loader, operator) as (values
   ('failing_records', array['bigint', 'date'], false, false),
   ('staged_totals', array['bigint'], false, false),
   ('is_plain_decimal', array['text'], false, false),
-  ('reject_revision_conflicts', array['bigint', 'text'], false, false)),
+  ('reject_revision_conflicts', array['bigint', 'text'], false, false),
+  ('replay_batch', array['bigint', 'text'], false, true),
+  ('revert_batch', array['bigint', 'text'], false, true),
+  ('consume_replay', array['bigint', 'bigint', 'jsonb', 'integer', 'numeric'], false, false),
+  ('require_operator', array['text'], false, false),
+  ('guard_operator_action', '{}'::text[], false, false),
+  ('number_outbox_round', '{}'::text[], false, false)),
 r(role, granted) as (values ('invoice_loader', 1), ('invoice_operator', 2), ('invoice_reader', 3))
 select function_privs_are('ingest', f.name, f.args, r.role,
          case when (r.granted = 1 and f.loader) or (r.granted = 2 and f.operator)
