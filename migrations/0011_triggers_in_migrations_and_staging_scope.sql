@@ -1,6 +1,8 @@
 -- 0011: the triggers of the reference checks in a migration, where
 -- structure belongs (they were created by sql/core/
--- check_invoice_version_refs.sql on every migrate).
+-- check_invoice_version_refs.sql on every migrate), and a new one: staging
+-- rows are written only for a batch whose runner lock the writing session
+-- holds (issue 14 item 5).
 --
 -- A trigger names its function, and on a new database the functions of
 -- sql/ do not exist yet when the migrations run (migrate applies sql/
@@ -14,7 +16,8 @@ do $do$
 declare
   f text;
 begin
-  foreach f in array array['core.check_invoice_version_refs', 'core.keep_referenced_rows'] loop
+  foreach f in array array['core.check_invoice_version_refs', 'core.keep_referenced_rows',
+                           'ingest.check_staging_scope'] loop
     if pg_catalog.to_regprocedure(f || '()') is null then
       execute format($f$
         create function %s() returns trigger language plpgsql set search_path = '' as $b$
@@ -59,3 +62,19 @@ begin
   end loop;
 end
 $$;
+
+-- Staging rows only for a received batch whose runner lock the writing
+-- session holds (ingest.check_staging_scope, IV221).  Once per statement
+-- over the rows it wrote: the COPY keeps its multi-row inserts (a
+-- row-level trigger would take them away), at the cost of keeping the
+-- statement's rows in a tuplestore (docs/PERFORMANCE.md).
+create or replace trigger invoice_line_scope
+  after insert on staging.invoice_line
+  referencing new table as staged
+  for each statement execute function ingest.check_staging_scope();
+
+-- ingest.staged_totals also returns the net and tax sums (for the
+-- manifest's optional net_total and tax_total): its result type changes,
+-- which CREATE OR REPLACE cannot do (sql/ingest/staged_totals.sql creates
+-- the new one).
+drop function if exists ingest.staged_totals(bigint);

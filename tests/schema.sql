@@ -168,6 +168,32 @@ CREATE FUNCTION ingest.begin_attempt(p_source text, p_business_date date, p_sha2
 ALTER FUNCTION ingest.begin_attempt(p_source text, p_business_date date, p_sha256 text, p_size_bytes bigint, p_file_name text, p_had_bom boolean, p_columns text[], p_problems jsonb, p_manifest text, p_expect_count bigint, p_expect_total text, p_run_id uuid, p_host text, p_pid integer, p_file_records bigint) OWNER TO invoice_owner;
 
 --
+-- Name: check_staging_scope(); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.check_staging_scope() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.check_staging_scope() OWNER TO invoice_owner;
+
+--
+-- Name: clear_typed_staging(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.clear_typed_staging(p_batch_id bigint) RETURNS void
+    LANGUAGE sql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.clear_typed_staging(p_batch_id bigint) OWNER TO invoice_owner;
+
+--
 -- Name: failing_records(bigint, date); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -297,6 +323,32 @@ CREATE FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source tex
 ALTER FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source text) OWNER TO invoice_owner;
 
 --
+-- Name: rejected_records(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.rejected_records(p_batch_id bigint) RETURNS integer
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.rejected_records(p_batch_id bigint) OWNER TO invoice_owner;
+
+--
+-- Name: rejected_share_problem(ingest.source, integer, integer); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.rejected_share_problem(p_source ingest.source, p_rejected integer, p_records integer) RETURNS jsonb
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.rejected_share_problem(p_source ingest.source, p_rejected integer, p_records integer) OWNER TO invoice_owner;
+
+--
 -- Name: restage_lost_batch(bigint, text, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -326,7 +378,7 @@ ALTER FUNCTION ingest.resume_attempt(p_attempt_id bigint, p_xid text) OWNER TO i
 -- Name: staged_totals(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
-CREATE FUNCTION ingest.staged_totals(p_batch_id bigint) RETURNS TABLE(distinct_keys integer, gross_sum numeric, unreadable integer)
+CREATE FUNCTION ingest.staged_totals(p_batch_id bigint) RETURNS TABLE(distinct_keys integer, gross_sum numeric, unreadable integer, net_sum numeric, net_unreadable integer, tax_sum numeric, tax_unreadable integer)
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
     AS <body in sql/>
@@ -374,6 +426,19 @@ CREATE FUNCTION ingest.validate_batch(p_batch_id bigint, p_attempt_id bigint) RE
 
 
 ALTER FUNCTION ingest.validate_batch(p_batch_id bigint, p_attempt_id bigint) OWNER TO invoice_owner;
+
+--
+-- Name: write_notification(bigint, text, jsonb, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.write_notification(p_batch_id bigint, p_kind text, p_payload jsonb, p_dedupe_key text DEFAULT NULL::text) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.write_notification(p_batch_id bigint, p_kind text, p_payload jsonb, p_dedupe_key text) OWNER TO invoice_owner;
 
 --
 -- Name: invoice_version; Type: TABLE; Schema: core; Owner: invoice_owner
@@ -1152,6 +1217,13 @@ CREATE TRIGGER source_keep_referenced_truncate BEFORE TRUNCATE ON ingest.source 
 
 
 --
+-- Name: invoice_line invoice_line_scope; Type: TRIGGER; Schema: staging; Owner: invoice_owner
+--
+
+CREATE TRIGGER invoice_line_scope AFTER INSERT ON staging.invoice_line REFERENCING NEW TABLE AS staged FOR EACH STATEMENT EXECUTE FUNCTION ingest.check_staging_scope();
+
+
+--
 -- Name: attempt attempt_batch_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1292,6 +1364,20 @@ GRANT ALL ON FUNCTION ingest.begin_attempt(p_source text, p_business_date date, 
 
 
 --
+-- Name: FUNCTION check_staging_scope(); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.check_staging_scope() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION clear_typed_staging(p_batch_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.clear_typed_staging(p_batch_id bigint) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION failing_records(p_batch_id bigint, p_business_date date); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1367,6 +1453,20 @@ REVOKE ALL ON FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_sou
 
 
 --
+-- Name: FUNCTION rejected_records(p_batch_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.rejected_records(p_batch_id bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION rejected_share_problem(p_source ingest.source, p_rejected integer, p_records integer); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.rejected_share_problem(p_source ingest.source, p_rejected integer, p_records integer) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION restage_lost_batch(p_batch_id bigint, p_from text, p_attempt_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1410,6 +1510,13 @@ REVOKE ALL ON FUNCTION ingest.transition(p_batch_id bigint, p_from text, p_to te
 
 REVOKE ALL ON FUNCTION ingest.validate_batch(p_batch_id bigint, p_attempt_id bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION ingest.validate_batch(p_batch_id bigint, p_attempt_id bigint) TO invoice_loader;
+
+
+--
+-- Name: FUNCTION write_notification(p_batch_id bigint, p_kind text, p_payload jsonb, p_dedupe_key text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.write_notification(p_batch_id bigint, p_kind text, p_payload jsonb, p_dedupe_key text) FROM PUBLIC;
 
 
 --
