@@ -47,3 +47,10 @@ function(sql_apply_order src_dir out_var)
   endif()
   set(${out_var} "${listed}" PARENT_SCOPE)
 endfunction()
+
+# Script mode, for tests/tools/sql_order_test.sh:
+#   cmake -DSRC_DIR=DIR -P cmake/SqlOrder.cmake   checks DIR/sql against DIR/sql/ORDER.
+if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
+  sql_apply_order("${SRC_DIR}" checked)
+  message(STATUS "sql/ORDER lists every file of sql/ once")
+endif()

@@ -1,3 +1,6 @@
+-- replace with ingest.runner_lock_key at merge: the runner lock key below
+-- (hashtext('invoice-loader:' || source), business_date - 2000-01-01) is
+-- the expression of begin_attempt.sql and resume_attempt.sql, written out.
 -- ingest.check_staging_scope: staging rows are written only by the run
 -- that holds the batch (issue 14 item 5).  Every batch a statement wrote
 -- rows of into staging.invoice_line must be `received` and its runner lock
@@ -7,9 +10,6 @@
 -- staged batch, nor refill a received one that another run is loading.
 -- It applies to every role; only the owner and superusers can get past it,
 -- by disabling the trigger (tests simulate a wedged batch so).
--- Runner lock key: replace with ingest.runner_lock_key at merge (it is the
--- expression of begin_attempt.sql and resume_attempt.sql, written here the
--- same way).
 -- Trigger function, statement-level, after INSERT on staging.invoice_line
 -- (the trigger: migrations/0011); once per statement over the rows it
 -- wrote, so a COPY keeps its multi-row inserts.  SECURITY DEFINER: the
