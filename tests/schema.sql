@@ -168,6 +168,32 @@ CREATE FUNCTION ingest.begin_attempt(p_args jsonb) RETURNS TABLE(batch_id bigint
 ALTER FUNCTION ingest.begin_attempt(p_args jsonb) OWNER TO invoice_owner;
 
 --
+-- Name: check_staging_scope(); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.check_staging_scope() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.check_staging_scope() OWNER TO invoice_owner;
+
+--
+-- Name: clear_typed_staging(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.clear_typed_staging(p_batch_id bigint) RETURNS void
+    LANGUAGE sql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.clear_typed_staging(p_batch_id bigint) OWNER TO invoice_owner;
+
+--
 -- Name: consume_replay(bigint, bigint, jsonb, integer, numeric); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -336,6 +362,32 @@ CREATE FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source tex
 ALTER FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source text) OWNER TO invoice_owner;
 
 --
+-- Name: rejected_records(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.rejected_records(p_batch_id bigint) RETURNS integer
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.rejected_records(p_batch_id bigint) OWNER TO invoice_owner;
+
+--
+-- Name: rejected_share_problem(ingest.source, integer, integer); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.rejected_share_problem(p_source ingest.source, p_rejected integer, p_records integer) RETURNS jsonb
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.rejected_share_problem(p_source ingest.source, p_rejected integer, p_records integer) OWNER TO invoice_owner;
+
+--
 -- Name: replay_batch(bigint, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -404,7 +456,7 @@ ALTER FUNCTION ingest.revert_batch(p_batch_id bigint, p_reason text) OWNER TO in
 -- Name: staged_totals(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
-CREATE FUNCTION ingest.staged_totals(p_batch_id bigint) RETURNS TABLE(distinct_keys integer, gross_sum numeric, unreadable integer)
+CREATE FUNCTION ingest.staged_totals(p_batch_id bigint) RETURNS TABLE(distinct_keys integer, gross_sum numeric, unreadable integer, net_sum numeric, net_unreadable integer, tax_sum numeric, tax_unreadable integer)
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
     AS <body in sql/>
@@ -452,6 +504,19 @@ CREATE FUNCTION ingest.validate_batch(p_batch_id bigint, p_attempt_id bigint) RE
 
 
 ALTER FUNCTION ingest.validate_batch(p_batch_id bigint, p_attempt_id bigint) OWNER TO invoice_owner;
+
+--
+-- Name: write_notification(bigint, text, jsonb, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.write_notification(p_batch_id bigint, p_kind text, p_payload jsonb, p_dedupe_key text DEFAULT NULL::text) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.write_notification(p_batch_id bigint, p_kind text, p_payload jsonb, p_dedupe_key text) OWNER TO invoice_owner;
 
 --
 -- Name: invoice_as_of(timestamp with time zone); Type: FUNCTION; Schema: reporting; Owner: invoice_owner
@@ -1578,6 +1643,13 @@ CREATE TRIGGER source_keep_referenced_truncate BEFORE TRUNCATE ON ingest.source 
 
 
 --
+-- Name: invoice_line invoice_line_scope; Type: TRIGGER; Schema: staging; Owner: invoice_owner
+--
+
+CREATE TRIGGER invoice_line_scope AFTER INSERT ON staging.invoice_line REFERENCING NEW TABLE AS staged FOR EACH STATEMENT EXECUTE FUNCTION ingest.check_staging_scope();
+
+
+--
 -- Name: invoice_version_period invoice_version_period_restored_by_action_fkey; Type: FK CONSTRAINT; Schema: core; Owner: invoice_owner
 --
 
@@ -1798,6 +1870,20 @@ GRANT ALL ON FUNCTION ingest.begin_attempt(p_args jsonb) TO invoice_loader;
 
 
 --
+-- Name: FUNCTION check_staging_scope(); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.check_staging_scope() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION clear_typed_staging(p_batch_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.clear_typed_staging(p_batch_id bigint) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION consume_replay(p_batch_id bigint, p_attempt_id bigint, p_manifest jsonb, p_record_count integer, p_control_total numeric); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1894,6 +1980,20 @@ REVOKE ALL ON FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_sou
 
 
 --
+-- Name: FUNCTION rejected_records(p_batch_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.rejected_records(p_batch_id bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION rejected_share_problem(p_source ingest.source, p_rejected integer, p_records integer); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.rejected_share_problem(p_source ingest.source, p_rejected integer, p_records integer) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION replay_batch(p_batch_id bigint, p_reason text); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1960,6 +2060,13 @@ REVOKE ALL ON FUNCTION ingest.transition(p_batch_id bigint, p_from text, p_to te
 
 REVOKE ALL ON FUNCTION ingest.validate_batch(p_batch_id bigint, p_attempt_id bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION ingest.validate_batch(p_batch_id bigint, p_attempt_id bigint) TO invoice_loader;
+
+
+--
+-- Name: FUNCTION write_notification(p_batch_id bigint, p_kind text, p_payload jsonb, p_dedupe_key text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.write_notification(p_batch_id bigint, p_kind text, p_payload jsonb, p_dedupe_key text) FROM PUBLIC;
 
 
 --

@@ -109,7 +109,7 @@ begin
                              v_source.require_control_totals, p_source, p_business_date, p_sha256);
 
   if p_file_records is null or p_file_records < 0 then
-    raise exception 'the record count of the file is required' using errcode = 'IV302';
+    raise exception 'the record count of the file is required' using errcode = 'IV220';
   end if;
   if p_file_records > 0 then
     insert into ingest.batch as b (source, business_date, sha256, size_bytes, file_records,
@@ -190,9 +190,13 @@ begin
     -- A resumed batch keeps the control totals recorded when it was
     -- received; a manifest given again was compared with them above.  A
     -- replayed batch took this load's.
+    -- A manifest the loader could not read (manifest.invalid among its
+    -- problems) reaches us as no manifest: that is not manifest.missing too.
     v_problems := coalesce(p_problems, '[]'::jsonb)
-                  || case when v_created or v_replayed or p_manifest is not null
-                               or p_expect_count is not null
+                  || case when (v_created or v_replayed or p_manifest is not null
+                                or p_expect_count is not null)
+                               and not coalesce(p_problems, '[]'::jsonb)
+                                       @> '[{"rule": "manifest.invalid"}]'
                           then coalesce(v_manifest.problems, '[]'::jsonb)
                           else '[]'::jsonb end;
     if jsonb_array_length(v_problems) > 0 then

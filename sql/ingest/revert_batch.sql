@@ -45,7 +45,6 @@ declare
   v_mark     ingest.source_watermark;
   v_prev     record;
   v_counts   jsonb;
-  v_notification bigint;
 begin
   perform ingest.require_operator('revert');
   if p_reason is null or pg_catalog.btrim(p_reason) = '' then
@@ -159,15 +158,10 @@ begin
                                  'action_id', v_action.action_id,
                                  'reason', p_reason,
                                  'db_user', v_action.db_user);
-  insert into ingest.outbox (batch_id, kind, dedupe_key, payload)
-  values (p_batch_id, 'batch_reverted', 'batch_reverted:' || p_batch_id,
-          jsonb_build_object('batch_id', p_batch_id, 'source', v_batch.source,
-                             'business_date', v_batch.business_date, 'sha256', v_batch.sha256,
-                             'counts', v_counts))
-  -- (by name: the OUT column batch_id would make the column list ambiguous)
-  on conflict on constraint outbox_batch_id_kind_round_key do nothing
-  returning notification_id into v_notification;
-  perform pg_catalog.pg_notify('invoice_loader_outbox', coalesce(v_notification, 0)::text);
+  perform ingest.write_notification(p_batch_id, 'batch_reverted',
+    jsonb_build_object('batch_id', p_batch_id, 'source', v_batch.source,
+                       'business_date', v_batch.business_date, 'sha256', v_batch.sha256,
+                       'counts', v_counts));
 
   return query select v_action.action_id, p_batch_id, v_reverted, v_restored,
                       v_mark.business_date, v_action.superseded_attempt_no,

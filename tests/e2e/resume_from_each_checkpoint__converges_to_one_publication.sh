@@ -31,6 +31,12 @@ for stop_at in received staged validated; do
     psql -X -q -v ON_ERROR_STOP=1 -d "$E2E_DB" <<SQL
 begin;
 set local role invoice_loader;
+-- a new session of the dead run: it takes the runner lock again first, as
+-- the loader does after a lost session (staging rows are only the lock
+-- holder's, migrations/0011)
+\o /dev/null
+select ingest.resume_attempt($attempt);
+\o
 \copy staging.invoice_line (batch_id, record_no, invoice_number, revision, status, document_type, customer_id, invoice_date, due_date, currency, net_amount, tax_amount, gross_amount, description) from '$WORK/staged-$n.csv' with (format csv)
 select ingest.mark_staged($batch, $attempt, 20);
 commit;

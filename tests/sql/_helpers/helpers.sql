@@ -194,6 +194,7 @@ language plpgsql
 as $$
 declare
   v_prev     text := pg_catalog.current_setting('role');
+  v_lock_timeout text := pg_catalog.current_setting('lock_timeout');
   v_columns  text[] := coalesce(p_columns, tests.columns());
   v_rows     text[];
   v_n        integer;
@@ -229,6 +230,18 @@ begin
        from unnest(v_columns) with ordinality as t(c, k)),
     (select pg_catalog.string_agg(pg_catalog.format('$3[i][%s]', k), ', ' order by k)
        from pg_catalog.generate_subscripts(v_columns, 1) as k));
+
+  -- The previous test file's session may still be ending (pg_prove starts
+  -- the next file when the client is gone, the backend a moment later) and
+  -- hold this runner lock: wait for it, at most 10 s, rather than take its
+  -- IV203 for a failure.  Taken and given back at once; begin_attempt takes
+  -- it for real.
+  perform pg_catalog.set_config('lock_timeout', '10s', true);
+  perform pg_catalog.pg_advisory_lock(pg_catalog.hashtext('invoice-loader:' || p_source),
+                                      p_business_date - date '2000-01-01');
+  perform pg_catalog.pg_advisory_unlock(pg_catalog.hashtext('invoice-loader:' || p_source),
+                                        p_business_date - date '2000-01-01');
+  perform pg_catalog.set_config('lock_timeout', v_lock_timeout, true);
 
   v_args := tests.begin_args(
     p_source, p_business_date, v_sha, pg_catalog.octet_length(v_rows::text)::bigint,
