@@ -1,14 +1,17 @@
 -- EXECUTE on ingest's functions, role by role (CONTRACT.md section 9):
 -- invoice_loader runs get_source, begin_attempt, resume_attempt, mark_staged,
--- analyze_staging, validate_batch, publish_batch, finish_attempt and
--- status_report;
--- invoice_operator runs add_source, get_source and status_report;
+-- analyze_staging, validate_batch, publish_batch, finish_attempt,
+-- status_report, the dispatcher's claim_notifications and
+-- mark_notification, and the sweep with its parts;
+-- invoice_operator runs add_source, get_source, status_report and the sweep
+-- with its parts;
 -- invoice_reader runs none; nobody runs the internal steps directly.
 begin;
-select plan(57);
+select plan(93);
 
 with f(name, args, loader, operator) as (values
-  ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'boolean'], false, true),
+  ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'boolean', 'time without time zone',
+                       'integer'], false, true),
   ('get_source', array['text'], true, true),
   ('begin_attempt', array['text', 'date', 'text', 'bigint', 'text', 'boolean', 'text[]', 'jsonb',
                           'text', 'bigint', 'text', 'uuid', 'text', 'integer', 'bigint'], true, false),
@@ -27,7 +30,20 @@ with f(name, args, loader, operator) as (values
   ('failing_records', array['bigint', 'date'], false, false),
   ('staged_totals', array['bigint'], false, false),
   ('is_plain_decimal', array['text'], false, false),
-  ('reject_revision_conflicts', array['bigint', 'text'], false, false)),
+  ('reject_revision_conflicts', array['bigint', 'text'], false, false),
+  ('claim_notifications', array['integer', 'text'], true, false),
+  ('mark_notification', array['bigint', 'text', 'integer', 'text', 'text', 'text', 'interval'],
+   true, false),
+  ('sweep', array['interval', 'integer', 'integer'], true, true),
+  ('sweep_abandoned_attempts', '{}'::text[], true, true),
+  ('sweep_orphan_received', array['interval', 'integer'], true, true),
+  ('sweep_publish_ready', array['uuid', 'bigint[]'], true, true),
+  ('sweep_deadlines', array['integer'], true, true),
+  ('sweep_retention', array['integer'], true, true),
+  ('sweep_cron_history', array['integer'], true, true),
+  ('runner_lock_key', array['text', 'date'], false, false),
+  ('notification_lock_key', array['bigint'], false, false),
+  ('try_runner_xact_lock', array['text', 'date'], false, false)),
 r(role, granted) as (values ('invoice_loader', 1), ('invoice_operator', 2), ('invoice_reader', 3))
 select function_privs_are('ingest', f.name, f.args, r.role,
          case when (r.granted = 1 and f.loader) or (r.granted = 2 and f.operator)

@@ -1,14 +1,18 @@
 -- The entry points the loader and the operator call are SECURITY DEFINER;
 -- the internal steps (transition, quarantine_batch, parse_manifest,
 -- is_iso_date, is_plain_decimal, restage_lost_batch, failing_records,
--- staged_totals, reject_revision_conflicts) and status_report (which reads the operator views with the
--- caller's rights) are not.
+-- staged_totals, reject_revision_conflicts, the lock keys and
+-- try_runner_xact_lock), status_report (which reads the operator views with
+-- the caller's rights), sweep_cron_history (pg_cron's row security must see
+-- the caller) and the sweep procedure (PostgreSQL allows COMMIT only in an
+-- invoker procedure without SET clauses) are not.
 begin;
-select plan(19);
+select plan(31);
 
 select is_definer('ingest', f.name, f.args,
                   format('ingest.%s runs with its owner''s rights.', f.name))
-from (values ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'boolean']),
+from (values ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'boolean',
+                                  'time without time zone', 'integer']),
              ('get_source', array['text']),
              ('begin_attempt', array['text', 'date', 'text', 'bigint', 'text', 'boolean', 'text[]',
                                      'jsonb', 'text', 'bigint', 'text', 'uuid', 'text', 'integer',
@@ -18,7 +22,15 @@ from (values ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'bo
              ('validate_batch', array['bigint', 'bigint']),
              ('publish_batch', array['bigint', 'bigint']),
              ('finish_attempt', array['bigint', 'text', 'text', 'text', 'text']),
-             ('analyze_staging', array['text'])) as f(name, args);
+             ('analyze_staging', array['text']),
+             ('claim_notifications', array['integer', 'text']),
+             ('mark_notification', array['bigint', 'text', 'integer', 'text', 'text', 'text',
+                                         'interval']),
+             ('sweep_abandoned_attempts', '{}'::text[]),
+             ('sweep_orphan_received', array['interval', 'integer']),
+             ('sweep_publish_ready', array['uuid', 'bigint[]']),
+             ('sweep_deadlines', array['integer']),
+             ('sweep_retention', array['integer'])) as f(name, args);
 
 select isnt_definer('ingest', f.name, f.args,
                     format('ingest.%s runs with its caller''s rights.', f.name))
@@ -31,7 +43,12 @@ from (values ('transition', array['bigint', 'text', 'text', 'bigint', 'jsonb']),
              ('failing_records', array['bigint', 'date']),
              ('staged_totals', array['bigint']),
              ('reject_revision_conflicts', array['bigint', 'text']),
-             ('status_report', array['text', 'bigint', 'integer'])) as f(name, args);
+             ('status_report', array['text', 'bigint', 'integer']),
+             ('sweep_cron_history', array['integer']),
+             ('sweep', array['interval', 'integer', 'integer']),
+             ('runner_lock_key', array['text', 'date']),
+             ('notification_lock_key', array['bigint']),
+             ('try_runner_xact_lock', array['text', 'date'])) as f(name, args);
 
 select * from finish();
 rollback;
