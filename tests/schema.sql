@@ -158,17 +158,17 @@ CREATE FUNCTION ingest.analyze_staging(p_step text) RETURNS void
 ALTER FUNCTION ingest.analyze_staging(p_step text) OWNER TO invoice_owner;
 
 --
--- Name: begin_attempt(text, date, text, bigint, text, boolean, text[], jsonb, text, bigint, text, uuid, text, integer, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+-- Name: begin_attempt(jsonb); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
-CREATE FUNCTION ingest.begin_attempt(p_source text, p_business_date date, p_sha256 text, p_size_bytes bigint, p_file_name text, p_had_bom boolean, p_columns text[], p_problems jsonb, p_manifest text, p_expect_count bigint, p_expect_total text, p_run_id uuid, p_host text, p_pid integer, p_file_records bigint) RETURNS TABLE(batch_id bigint, attempt_id bigint, attempt_no integer, state text, created boolean)
+CREATE FUNCTION ingest.begin_attempt(p_args jsonb) RETURNS TABLE(batch_id bigint, attempt_id bigint, attempt_no integer, state text, created boolean)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS <body in sql/>
 ;
 
 
-ALTER FUNCTION ingest.begin_attempt(p_source text, p_business_date date, p_sha256 text, p_size_bytes bigint, p_file_name text, p_had_bom boolean, p_columns text[], p_problems jsonb, p_manifest text, p_expect_count bigint, p_expect_total text, p_run_id uuid, p_host text, p_pid integer, p_file_records bigint) OWNER TO invoice_owner;
+ALTER FUNCTION ingest.begin_attempt(p_args jsonb) OWNER TO invoice_owner;
 
 --
 -- Name: claim_notifications(integer, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -182,6 +182,19 @@ CREATE FUNCTION ingest.claim_notifications(p_limit integer, p_claimer text) RETU
 
 
 ALTER FUNCTION ingest.claim_notifications(p_limit integer, p_claimer text) OWNER TO invoice_owner;
+
+--
+-- Name: consume_replay(bigint, bigint, jsonb, integer, numeric); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.consume_replay(p_batch_id bigint, p_attempt_id bigint, p_manifest jsonb, p_record_count integer, p_control_total numeric) RETURNS boolean
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.consume_replay(p_batch_id bigint, p_attempt_id bigint, p_manifest jsonb, p_record_count integer, p_control_total numeric) OWNER TO invoice_owner;
 
 --
 -- Name: failing_records(bigint, date); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -221,6 +234,19 @@ CREATE FUNCTION ingest.get_source(p_source text) RETURNS ingest.source
 
 
 ALTER FUNCTION ingest.get_source(p_source text) OWNER TO invoice_owner;
+
+--
+-- Name: guard_operator_action(); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.guard_operator_action() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.guard_operator_action() OWNER TO invoice_owner;
 
 --
 -- Name: is_iso_date(text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -286,6 +312,19 @@ CREATE FUNCTION ingest.notification_lock_key(p_notification_id bigint, OUT key1 
 ALTER FUNCTION ingest.notification_lock_key(p_notification_id bigint, OUT key1 integer, OUT key2 integer) OWNER TO invoice_owner;
 
 --
+-- Name: number_outbox_round(); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.number_outbox_round() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.number_outbox_round() OWNER TO invoice_owner;
+
+--
 -- Name: parse_manifest(text, bigint, text, boolean, text, date, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -339,6 +378,32 @@ CREATE FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source tex
 ALTER FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source text) OWNER TO invoice_owner;
 
 --
+-- Name: replay_batch(bigint, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.replay_batch(p_batch_id bigint, p_reason text) RETURNS TABLE(action_id bigint, batch_id bigint, superseded_attempt_no integer, superseded_run_id uuid, created boolean)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.replay_batch(p_batch_id bigint, p_reason text) OWNER TO invoice_owner;
+
+--
+-- Name: require_operator(text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.require_operator(p_what text) RETURNS void
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.require_operator(p_what text) OWNER TO invoice_owner;
+
+--
 -- Name: restage_lost_batch(bigint, text, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -363,6 +428,19 @@ CREATE FUNCTION ingest.resume_attempt(p_attempt_id bigint, p_xid text DEFAULT NU
 
 
 ALTER FUNCTION ingest.resume_attempt(p_attempt_id bigint, p_xid text) OWNER TO invoice_owner;
+
+--
+-- Name: revert_batch(bigint, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.revert_batch(p_batch_id bigint, p_reason text) RETURNS TABLE(action_id bigint, batch_id bigint, reverted_versions integer, restored_versions integer, watermark date, superseded_attempt_no integer, superseded_run_id uuid)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.revert_batch(p_batch_id bigint, p_reason text) OWNER TO invoice_owner;
 
 --
 -- Name: runner_lock_key(text, date); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -534,6 +612,33 @@ CREATE FUNCTION ingest.validate_batch(p_batch_id bigint, p_attempt_id bigint) RE
 ALTER FUNCTION ingest.validate_batch(p_batch_id bigint, p_attempt_id bigint) OWNER TO invoice_owner;
 
 --
+-- Name: invoice_as_of(timestamp with time zone); Type: FUNCTION; Schema: reporting; Owner: invoice_owner
+--
+
+CREATE FUNCTION reporting.invoice_as_of(p_ts timestamp with time zone) RETURNS TABLE(source text, invoice_number text, revision integer, document_type text, customer_id text, invoice_date date, due_date date, currency text, net_amount numeric, tax_amount numeric, gross_amount numeric, description text, batch_id bigint, published_at timestamp with time zone)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    SET plan_cache_mode TO 'force_custom_plan'
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION reporting.invoice_as_of(p_ts timestamp with time zone) OWNER TO invoice_owner;
+
+--
+-- Name: invoice_as_of_batch(bigint); Type: FUNCTION; Schema: reporting; Owner: invoice_owner
+--
+
+CREATE FUNCTION reporting.invoice_as_of_batch(p_batch_id bigint) RETURNS TABLE(source text, invoice_number text, revision integer, document_type text, customer_id text, invoice_date date, due_date date, currency text, net_amount numeric, tax_amount numeric, gross_amount numeric, description text, batch_id bigint, published_at timestamp with time zone)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION reporting.invoice_as_of_batch(p_batch_id bigint) OWNER TO invoice_owner;
+
+--
 -- Name: invoice_version; Type: TABLE; Schema: core; Owner: invoice_owner
 --
 
@@ -559,6 +664,7 @@ CREATE TABLE core.invoice_version (
     superseded_by_batch_id bigint,
     superseded_at timestamp with time zone,
     published_at timestamp with time zone NOT NULL,
+    current_since timestamp with time zone,
     CONSTRAINT invoice_version_check CHECK ((due_date >= invoice_date)),
     CONSTRAINT invoice_version_check1 CHECK (((net_amount + tax_amount) = gross_amount)),
     CONSTRAINT invoice_version_check2 CHECK (((document_type <> 'INVOICE'::text) OR (gross_amount >= (0)::numeric))),
@@ -571,6 +677,69 @@ CREATE TABLE core.invoice_version (
 
 
 ALTER TABLE core.invoice_version OWNER TO invoice_owner;
+
+--
+-- Name: invoice_version_period; Type: TABLE; Schema: core; Owner: invoice_owner
+--
+
+CREATE TABLE core.invoice_version_period (
+    source text NOT NULL,
+    invoice_number text NOT NULL,
+    revision integer NOT NULL,
+    status text NOT NULL,
+    document_type text NOT NULL,
+    customer_id text NOT NULL,
+    invoice_date date NOT NULL,
+    due_date date,
+    currency text NOT NULL,
+    net_amount numeric NOT NULL,
+    tax_amount numeric NOT NULL,
+    gross_amount numeric NOT NULL,
+    description text,
+    batch_id bigint NOT NULL,
+    published_at timestamp with time zone NOT NULL,
+    current_from timestamp with time zone NOT NULL,
+    current_until timestamp with time zone NOT NULL,
+    superseded_by_batch_id bigint NOT NULL,
+    restored_by_action bigint NOT NULL
+);
+
+
+ALTER TABLE core.invoice_version_period OWNER TO invoice_owner;
+
+--
+-- Name: invoice_version_reverted; Type: TABLE; Schema: core; Owner: invoice_owner
+--
+
+CREATE TABLE core.invoice_version_reverted (
+    source text NOT NULL,
+    invoice_number text NOT NULL,
+    revision integer NOT NULL,
+    status text NOT NULL,
+    document_type text NOT NULL,
+    customer_id text NOT NULL,
+    invoice_date date NOT NULL,
+    due_date date,
+    currency text NOT NULL,
+    net_amount numeric NOT NULL,
+    tax_amount numeric NOT NULL,
+    gross_amount numeric NOT NULL,
+    description text,
+    content_hash bytea NOT NULL,
+    batch_id bigint NOT NULL,
+    record_no integer NOT NULL,
+    is_current boolean NOT NULL,
+    supersedes_revision integer,
+    superseded_by_batch_id bigint,
+    superseded_at timestamp with time zone,
+    published_at timestamp with time zone NOT NULL,
+    current_since timestamp with time zone,
+    reverted_at timestamp with time zone NOT NULL,
+    reverted_by_action bigint NOT NULL
+);
+
+
+ALTER TABLE core.invoice_version_reverted OWNER TO invoice_owner;
 
 --
 -- Name: attempt; Type: TABLE; Schema: ingest; Owner: invoice_owner
@@ -666,8 +835,10 @@ CREATE TABLE ingest.batch (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     published_at timestamp with time zone,
+    replays integer DEFAULT 0 NOT NULL,
     CONSTRAINT batch_file_records_check CHECK ((file_records >= 0)),
     CONSTRAINT batch_record_count_check CHECK ((record_count >= 0)),
+    CONSTRAINT batch_replays_check CHECK ((replays >= 0)),
     CONSTRAINT batch_sha256_check CHECK ((sha256 ~ '^[0-9a-f]{64}$'::text)),
     CONSTRAINT batch_size_bytes_check CHECK ((size_bytes >= 0)),
     CONSTRAINT batch_state_check CHECK ((state = ANY (ARRAY['received'::text, 'staged'::text, 'validated'::text, 'published'::text, 'quarantined'::text, 'reverted'::text])))
@@ -775,6 +946,21 @@ CREATE VIEW ingest.batch_overview AS
 ALTER TABLE ingest.batch_overview OWNER TO invoice_owner;
 
 --
+-- Name: batch_transition; Type: TABLE; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TABLE ingest.batch_transition (
+    from_state text NOT NULL,
+    to_state text NOT NULL,
+    meaning text NOT NULL,
+    CONSTRAINT batch_transition_from_state_check CHECK ((from_state = ANY (ARRAY['received'::text, 'staged'::text, 'validated'::text, 'published'::text, 'quarantined'::text, 'reverted'::text]))),
+    CONSTRAINT batch_transition_to_state_check CHECK ((to_state = ANY (ARRAY['received'::text, 'staged'::text, 'validated'::text, 'published'::text, 'quarantined'::text, 'reverted'::text])))
+);
+
+
+ALTER TABLE ingest.batch_transition OWNER TO invoice_owner;
+
+--
 -- Name: currency; Type: TABLE; Schema: ingest; Owner: invoice_owner
 --
 
@@ -801,6 +987,7 @@ CREATE TABLE ingest.outbox (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     dispatched_at timestamp with time zone,
     state text DEFAULT 'pending'::text NOT NULL,
+    round integer DEFAULT 0 NOT NULL,
     tries integer DEFAULT 0 NOT NULL,
     claimed_by text,
     claimed_at timestamp with time zone,
@@ -815,6 +1002,7 @@ CREATE TABLE ingest.outbox (
     CONSTRAINT outbox_check CHECK (((state <> 'dispatched'::text) OR (dispatched_at IS NOT NULL))),
     CONSTRAINT outbox_check1 CHECK (((state <> 'in_doubt'::text) OR (in_doubt_at IS NOT NULL))),
     CONSTRAINT outbox_kind_check CHECK ((kind = ANY (ARRAY['batch_published'::text, 'batch_quarantined'::text, 'batch_reverted'::text, 'deadline_missed'::text]))),
+    CONSTRAINT outbox_round_check CHECK ((round >= 0)),
     CONSTRAINT outbox_state_check CHECK ((state = ANY (ARRAY['pending'::text, 'dispatched'::text, 'in_doubt'::text, 'failed'::text]))),
     CONSTRAINT outbox_tries_check CHECK ((tries >= 0))
 );
@@ -849,6 +1037,43 @@ CREATE VIEW ingest.notification AS
 
 
 ALTER TABLE ingest.notification OWNER TO invoice_owner;
+
+--
+-- Name: operator_action; Type: TABLE; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TABLE ingest.operator_action (
+    action_id bigint NOT NULL,
+    batch_id bigint,
+    action text NOT NULL,
+    reason text NOT NULL,
+    db_user text DEFAULT SESSION_USER NOT NULL,
+    at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    superseded_attempt_no integer,
+    superseded_run_id uuid,
+    notification_id bigint,
+    CONSTRAINT operator_action_action_check CHECK ((action = ANY (ARRAY['replay'::text, 'revert'::text, 'notification_resolve'::text]))),
+    CONSTRAINT operator_action_check CHECK (((action = 'notification_resolve'::text) OR (batch_id IS NOT NULL))),
+    CONSTRAINT operator_action_check1 CHECK (((action <> 'notification_resolve'::text) OR (notification_id IS NOT NULL))),
+    CONSTRAINT operator_action_reason_check CHECK ((btrim(reason) <> ''::text))
+);
+
+
+ALTER TABLE ingest.operator_action OWNER TO invoice_owner;
+
+--
+-- Name: operator_action_action_id_seq; Type: SEQUENCE; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ingest.operator_action ALTER COLUMN action_id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME ingest.operator_action_action_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
 
 --
 -- Name: outbox_notification_id_seq; Type: SEQUENCE; Schema: ingest; Owner: invoice_owner
@@ -895,6 +1120,56 @@ CREATE VIEW ingest.rejection AS
 
 
 ALTER TABLE ingest.rejection OWNER TO invoice_owner;
+
+--
+-- Name: rejection_superseded; Type: TABLE; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TABLE ingest.rejection_superseded (
+    batch_id bigint NOT NULL,
+    superseded_attempt_no integer,
+    action_id bigint NOT NULL,
+    record_no integer NOT NULL,
+    invoice_number text,
+    rule text NOT NULL,
+    detail text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    archived_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL
+);
+
+
+ALTER TABLE ingest.rejection_superseded OWNER TO invoice_owner;
+
+--
+-- Name: replay_authorization; Type: TABLE; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TABLE ingest.replay_authorization (
+    authorization_id bigint NOT NULL,
+    batch_id bigint NOT NULL,
+    action_id bigint NOT NULL,
+    created_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    consumed_at timestamp with time zone,
+    consumed_by_attempt_id bigint,
+    CONSTRAINT replay_authorization_check CHECK (((consumed_at IS NULL) = (consumed_by_attempt_id IS NULL)))
+);
+
+
+ALTER TABLE ingest.replay_authorization OWNER TO invoice_owner;
+
+--
+-- Name: replay_authorization_authorization_id_seq; Type: SEQUENCE; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ingest.replay_authorization ALTER COLUMN authorization_id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME ingest.replay_authorization_authorization_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
 
 --
 -- Name: source_watermark; Type: TABLE; Schema: ingest; Owner: invoice_owner
@@ -1092,11 +1367,27 @@ CREATE UNLOGGED TABLE staging.key_version (
 ALTER TABLE staging.key_version OWNER TO invoice_owner;
 
 --
+-- Name: invoice_version_period invoice_version_period_pkey; Type: CONSTRAINT; Schema: core; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY core.invoice_version_period
+    ADD CONSTRAINT invoice_version_period_pkey PRIMARY KEY (restored_by_action, source, invoice_number, revision);
+
+
+--
 -- Name: invoice_version invoice_version_pkey; Type: CONSTRAINT; Schema: core; Owner: invoice_owner
 --
 
 ALTER TABLE ONLY core.invoice_version
     ADD CONSTRAINT invoice_version_pkey PRIMARY KEY (source, invoice_number, revision);
+
+
+--
+-- Name: invoice_version_reverted invoice_version_reverted_pkey; Type: CONSTRAINT; Schema: core; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY core.invoice_version_reverted
+    ADD CONSTRAINT invoice_version_reverted_pkey PRIMARY KEY (reverted_by_action, source, invoice_number, revision);
 
 
 --
@@ -1132,6 +1423,14 @@ ALTER TABLE ONLY ingest.batch
 
 
 --
+-- Name: batch_transition batch_transition_pkey; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.batch_transition
+    ADD CONSTRAINT batch_transition_pkey PRIMARY KEY (from_state, to_state);
+
+
+--
 -- Name: currency currency_pkey; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1140,11 +1439,19 @@ ALTER TABLE ONLY ingest.currency
 
 
 --
--- Name: outbox outbox_batch_id_kind_key; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
+-- Name: operator_action operator_action_pkey; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.operator_action
+    ADD CONSTRAINT operator_action_pkey PRIMARY KEY (action_id);
+
+
+--
+-- Name: outbox outbox_batch_id_kind_round_key; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
 --
 
 ALTER TABLE ONLY ingest.outbox
-    ADD CONSTRAINT outbox_batch_id_kind_key UNIQUE (batch_id, kind);
+    ADD CONSTRAINT outbox_batch_id_kind_round_key UNIQUE (batch_id, kind, round);
 
 
 --
@@ -1169,6 +1476,30 @@ ALTER TABLE ONLY ingest.outbox
 
 ALTER TABLE ONLY ingest.rejection_row
     ADD CONSTRAINT rejection_row_pkey PRIMARY KEY (batch_id, record_no, rule);
+
+
+--
+-- Name: rejection_superseded rejection_superseded_pkey; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.rejection_superseded
+    ADD CONSTRAINT rejection_superseded_pkey PRIMARY KEY (action_id, record_no, rule);
+
+
+--
+-- Name: replay_authorization replay_authorization_action_id_key; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.replay_authorization
+    ADD CONSTRAINT replay_authorization_action_id_key UNIQUE (action_id);
+
+
+--
+-- Name: replay_authorization replay_authorization_pkey; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.replay_authorization
+    ADD CONSTRAINT replay_authorization_pkey PRIMARY KEY (authorization_id);
 
 
 --
@@ -1218,6 +1549,34 @@ CREATE UNIQUE INDEX invoice_version_one_current ON core.invoice_version USING bt
 
 
 --
+-- Name: invoice_version_period_until; Type: INDEX; Schema: core; Owner: invoice_owner
+--
+
+CREATE INDEX invoice_version_period_until ON core.invoice_version_period USING btree (current_until);
+
+
+--
+-- Name: invoice_version_reverted_at; Type: INDEX; Schema: core; Owner: invoice_owner
+--
+
+CREATE INDEX invoice_version_reverted_at ON core.invoice_version_reverted USING btree (reverted_at);
+
+
+--
+-- Name: invoice_version_reverted_batch; Type: INDEX; Schema: core; Owner: invoice_owner
+--
+
+CREATE INDEX invoice_version_reverted_batch ON core.invoice_version_reverted USING btree (batch_id);
+
+
+--
+-- Name: invoice_version_superseded_at; Type: INDEX; Schema: core; Owner: invoice_owner
+--
+
+CREATE INDEX invoice_version_superseded_at ON core.invoice_version USING btree (superseded_at) WHERE (superseded_at IS NOT NULL);
+
+
+--
 -- Name: invoice_version_superseded_by; Type: INDEX; Schema: core; Owner: invoice_owner
 --
 
@@ -1253,10 +1612,31 @@ CREATE INDEX batch_source_date ON ingest.batch USING btree (source, business_dat
 
 
 --
+-- Name: operator_action_batch; Type: INDEX; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE INDEX operator_action_batch ON ingest.operator_action USING btree (batch_id);
+
+
+--
 -- Name: outbox_pending; Type: INDEX; Schema: ingest; Owner: invoice_owner
 --
 
 CREATE INDEX outbox_pending ON ingest.outbox USING btree (notification_id) WHERE (state = 'pending'::text);
+
+
+--
+-- Name: rejection_superseded_batch; Type: INDEX; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE INDEX rejection_superseded_batch ON ingest.rejection_superseded USING btree (batch_id);
+
+
+--
+-- Name: replay_authorization_one_unused; Type: INDEX; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE UNIQUE INDEX replay_authorization_one_unused ON ingest.replay_authorization USING btree (batch_id) WHERE (consumed_at IS NULL);
 
 
 --
@@ -1344,6 +1724,34 @@ CREATE TRIGGER currency_keep_referenced_truncate BEFORE TRUNCATE ON ingest.curre
 
 
 --
+-- Name: operator_action operator_action_append_only; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TRIGGER operator_action_append_only BEFORE DELETE OR UPDATE ON ingest.operator_action FOR EACH ROW EXECUTE FUNCTION ingest.guard_operator_action();
+
+
+--
+-- Name: operator_action operator_action_no_truncate; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TRIGGER operator_action_no_truncate BEFORE TRUNCATE ON ingest.operator_action FOR EACH STATEMENT EXECUTE FUNCTION ingest.guard_operator_action();
+
+
+--
+-- Name: operator_action operator_action_stamp; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TRIGGER operator_action_stamp BEFORE INSERT ON ingest.operator_action FOR EACH ROW EXECUTE FUNCTION ingest.guard_operator_action();
+
+
+--
+-- Name: outbox outbox_round; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TRIGGER outbox_round BEFORE INSERT ON ingest.outbox FOR EACH ROW EXECUTE FUNCTION ingest.number_outbox_round();
+
+
+--
 -- Name: source source_keep_referenced; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1362,6 +1770,22 @@ CREATE TRIGGER source_keep_referenced_key AFTER UPDATE ON ingest.source REFERENC
 --
 
 CREATE TRIGGER source_keep_referenced_truncate BEFORE TRUNCATE ON ingest.source FOR EACH STATEMENT EXECUTE FUNCTION core.keep_referenced_rows();
+
+
+--
+-- Name: invoice_version_period invoice_version_period_restored_by_action_fkey; Type: FK CONSTRAINT; Schema: core; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY core.invoice_version_period
+    ADD CONSTRAINT invoice_version_period_restored_by_action_fkey FOREIGN KEY (restored_by_action) REFERENCES ingest.operator_action(action_id);
+
+
+--
+-- Name: invoice_version_reverted invoice_version_reverted_reverted_by_action_fkey; Type: FK CONSTRAINT; Schema: core; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY core.invoice_version_reverted
+    ADD CONSTRAINT invoice_version_reverted_reverted_by_action_fkey FOREIGN KEY (reverted_by_action) REFERENCES ingest.operator_action(action_id);
 
 
 --
@@ -1397,6 +1821,22 @@ ALTER TABLE ONLY ingest.batch
 
 
 --
+-- Name: operator_action operator_action_batch_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.operator_action
+    ADD CONSTRAINT operator_action_batch_id_fkey FOREIGN KEY (batch_id) REFERENCES ingest.batch(batch_id);
+
+
+--
+-- Name: operator_action operator_action_notification_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.operator_action
+    ADD CONSTRAINT operator_action_notification_id_fkey FOREIGN KEY (notification_id) REFERENCES ingest.outbox(notification_id);
+
+
+--
 -- Name: outbox outbox_batch_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1410,6 +1850,46 @@ ALTER TABLE ONLY ingest.outbox
 
 ALTER TABLE ONLY ingest.rejection_row
     ADD CONSTRAINT rejection_row_batch_id_fkey FOREIGN KEY (batch_id) REFERENCES ingest.batch(batch_id);
+
+
+--
+-- Name: rejection_superseded rejection_superseded_action_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.rejection_superseded
+    ADD CONSTRAINT rejection_superseded_action_id_fkey FOREIGN KEY (action_id) REFERENCES ingest.operator_action(action_id);
+
+
+--
+-- Name: rejection_superseded rejection_superseded_batch_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.rejection_superseded
+    ADD CONSTRAINT rejection_superseded_batch_id_fkey FOREIGN KEY (batch_id) REFERENCES ingest.batch(batch_id);
+
+
+--
+-- Name: replay_authorization replay_authorization_action_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.replay_authorization
+    ADD CONSTRAINT replay_authorization_action_id_fkey FOREIGN KEY (action_id) REFERENCES ingest.operator_action(action_id);
+
+
+--
+-- Name: replay_authorization replay_authorization_batch_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.replay_authorization
+    ADD CONSTRAINT replay_authorization_batch_id_fkey FOREIGN KEY (batch_id) REFERENCES ingest.batch(batch_id);
+
+
+--
+-- Name: replay_authorization replay_authorization_consumed_by_attempt_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.replay_authorization
+    ADD CONSTRAINT replay_authorization_consumed_by_attempt_id_fkey FOREIGN KEY (consumed_by_attempt_id) REFERENCES ingest.attempt(attempt_id);
 
 
 --
@@ -1505,11 +1985,11 @@ GRANT ALL ON FUNCTION ingest.analyze_staging(p_step text) TO invoice_loader;
 
 
 --
--- Name: FUNCTION begin_attempt(p_source text, p_business_date date, p_sha256 text, p_size_bytes bigint, p_file_name text, p_had_bom boolean, p_columns text[], p_problems jsonb, p_manifest text, p_expect_count bigint, p_expect_total text, p_run_id uuid, p_host text, p_pid integer, p_file_records bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+-- Name: FUNCTION begin_attempt(p_args jsonb); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
-REVOKE ALL ON FUNCTION ingest.begin_attempt(p_source text, p_business_date date, p_sha256 text, p_size_bytes bigint, p_file_name text, p_had_bom boolean, p_columns text[], p_problems jsonb, p_manifest text, p_expect_count bigint, p_expect_total text, p_run_id uuid, p_host text, p_pid integer, p_file_records bigint) FROM PUBLIC;
-GRANT ALL ON FUNCTION ingest.begin_attempt(p_source text, p_business_date date, p_sha256 text, p_size_bytes bigint, p_file_name text, p_had_bom boolean, p_columns text[], p_problems jsonb, p_manifest text, p_expect_count bigint, p_expect_total text, p_run_id uuid, p_host text, p_pid integer, p_file_records bigint) TO invoice_loader;
+REVOKE ALL ON FUNCTION ingest.begin_attempt(p_args jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.begin_attempt(p_args jsonb) TO invoice_loader;
 
 
 --
@@ -1518,6 +1998,13 @@ GRANT ALL ON FUNCTION ingest.begin_attempt(p_source text, p_business_date date, 
 
 REVOKE ALL ON FUNCTION ingest.claim_notifications(p_limit integer, p_claimer text) FROM PUBLIC;
 GRANT ALL ON FUNCTION ingest.claim_notifications(p_limit integer, p_claimer text) TO invoice_loader;
+
+
+--
+-- Name: FUNCTION consume_replay(p_batch_id bigint, p_attempt_id bigint, p_manifest jsonb, p_record_count integer, p_control_total numeric); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.consume_replay(p_batch_id bigint, p_attempt_id bigint, p_manifest jsonb, p_record_count integer, p_control_total numeric) FROM PUBLIC;
 
 
 --
@@ -1542,6 +2029,13 @@ GRANT ALL ON FUNCTION ingest.finish_attempt(p_attempt_id bigint, p_outcome text,
 REVOKE ALL ON FUNCTION ingest.get_source(p_source text) FROM PUBLIC;
 GRANT ALL ON FUNCTION ingest.get_source(p_source text) TO invoice_loader;
 GRANT ALL ON FUNCTION ingest.get_source(p_source text) TO invoice_operator;
+
+
+--
+-- Name: FUNCTION guard_operator_action(); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.guard_operator_action() FROM PUBLIC;
 
 
 --
@@ -1582,6 +2076,13 @@ REVOKE ALL ON FUNCTION ingest.notification_lock_key(p_notification_id bigint, OU
 
 
 --
+-- Name: FUNCTION number_outbox_round(); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.number_outbox_round() FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION parse_manifest(p_manifest text, p_expect_count bigint, p_expect_total text, p_required boolean, p_source text, p_business_date date, p_sha256 text); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1611,6 +2112,21 @@ REVOKE ALL ON FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_sou
 
 
 --
+-- Name: FUNCTION replay_batch(p_batch_id bigint, p_reason text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.replay_batch(p_batch_id bigint, p_reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.replay_batch(p_batch_id bigint, p_reason text) TO invoice_operator;
+
+
+--
+-- Name: FUNCTION require_operator(p_what text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.require_operator(p_what text) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION restage_lost_batch(p_batch_id bigint, p_from text, p_attempt_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1623,6 +2139,14 @@ REVOKE ALL ON FUNCTION ingest.restage_lost_batch(p_batch_id bigint, p_from text,
 
 REVOKE ALL ON FUNCTION ingest.resume_attempt(p_attempt_id bigint, p_xid text) FROM PUBLIC;
 GRANT ALL ON FUNCTION ingest.resume_attempt(p_attempt_id bigint, p_xid text) TO invoice_loader;
+
+
+--
+-- Name: FUNCTION revert_batch(p_batch_id bigint, p_reason text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.revert_batch(p_batch_id bigint, p_reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.revert_batch(p_batch_id bigint, p_reason text) TO invoice_operator;
 
 
 --
@@ -1734,6 +2258,26 @@ GRANT ALL ON FUNCTION ingest.validate_batch(p_batch_id bigint, p_attempt_id bigi
 
 
 --
+-- Name: FUNCTION invoice_as_of(p_ts timestamp with time zone); Type: ACL; Schema: reporting; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION reporting.invoice_as_of(p_ts timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION reporting.invoice_as_of(p_ts timestamp with time zone) TO invoice_reader;
+GRANT ALL ON FUNCTION reporting.invoice_as_of(p_ts timestamp with time zone) TO invoice_loader;
+GRANT ALL ON FUNCTION reporting.invoice_as_of(p_ts timestamp with time zone) TO invoice_operator;
+
+
+--
+-- Name: FUNCTION invoice_as_of_batch(p_batch_id bigint); Type: ACL; Schema: reporting; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION reporting.invoice_as_of_batch(p_batch_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION reporting.invoice_as_of_batch(p_batch_id bigint) TO invoice_reader;
+GRANT ALL ON FUNCTION reporting.invoice_as_of_batch(p_batch_id bigint) TO invoice_loader;
+GRANT ALL ON FUNCTION reporting.invoice_as_of_batch(p_batch_id bigint) TO invoice_operator;
+
+
+--
 -- Name: TABLE attempt_overview; Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1758,6 +2302,14 @@ GRANT SELECT ON TABLE ingest.batch_overview TO invoice_operator;
 
 
 --
+-- Name: TABLE batch_transition; Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+GRANT SELECT ON TABLE ingest.batch_transition TO invoice_loader;
+GRANT SELECT ON TABLE ingest.batch_transition TO invoice_operator;
+
+
+--
 -- Name: TABLE currency; Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1774,11 +2326,27 @@ GRANT SELECT ON TABLE ingest.notification TO invoice_operator;
 
 
 --
+-- Name: TABLE operator_action; Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+GRANT SELECT ON TABLE ingest.operator_action TO invoice_loader;
+GRANT SELECT ON TABLE ingest.operator_action TO invoice_operator;
+
+
+--
 -- Name: TABLE rejection; Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
 GRANT SELECT ON TABLE ingest.rejection TO invoice_loader;
 GRANT SELECT ON TABLE ingest.rejection TO invoice_operator;
+
+
+--
+-- Name: TABLE rejection_superseded; Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+GRANT SELECT ON TABLE ingest.rejection_superseded TO invoice_loader;
+GRANT SELECT ON TABLE ingest.rejection_superseded TO invoice_operator;
 
 
 --

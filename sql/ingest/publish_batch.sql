@@ -261,7 +261,7 @@ begin
           jsonb_build_object('batch_id', p_batch_id, 'source', v_batch.source,
                              'business_date', v_batch.business_date, 'sha256', v_batch.sha256,
                              'counts', v_counts))
-  on conflict (batch_id, kind) do nothing
+  on conflict (batch_id, kind, round) do nothing
   returning notification_id into v_notification;
   perform pg_catalog.pg_notify('invoice_loader_outbox', coalesce(v_notification, 0)::text);
 

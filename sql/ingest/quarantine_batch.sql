@@ -3,7 +3,7 @@
 -- stored, moves the batch to quarantined (compare-and-set from p_from) and
 -- writes the batch_quarantined notification in the same transaction.
 -- Nothing of the batch becomes visible; the watermark does not move.
--- Idempotent per batch: the outbox row is unique per (batch, kind).
+-- Idempotent per batch: the outbox row is unique per (batch, kind, round).
 -- Errors: as ingest.transition.
 create or replace function ingest.quarantine_batch(
   p_batch_id   bigint,
@@ -47,7 +47,7 @@ begin
                               from ingest.rejection_row as rr
                               where rr.batch_id = p_batch_id
                               order by rr.record_no, rr.rule limit 20) as x)))
-  on conflict (batch_id, kind) do nothing;
+  on conflict (batch_id, kind, round) do nothing;
   perform pg_catalog.pg_notify('invoice_loader_outbox', p_batch_id::text);
 end;
 $$;

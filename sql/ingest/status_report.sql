@@ -1,7 +1,9 @@
 -- ingest.status_report: what `invoice-loader status --format json` prints.
 -- Batches (newest first, at most p_limit; one when p_batch_id is given),
 -- the watermarks of the sources shown, and for a single batch its attempts,
--- checkpoints (events) and rejections (at most 1000).
+-- checkpoints (events), rejections (at most 1000) and operator actions
+-- (replays, reverts, notification resolutions, each with the attempt it
+-- superseded).
 -- Reads only the operator views, with the caller's rights.
 create or replace function ingest.status_report(
   p_source   text default null,
@@ -39,9 +41,12 @@ as $$
     'rejections', case when p_batch_id is not null then coalesce((
         select jsonb_agg(to_jsonb(r) order by r.record_no, r.rule)
         from (select * from ingest.rejection as r where r.batch_id = p_batch_id
-              order by r.record_no, r.rule limit 1000) as r), '[]'::jsonb) end)
+              order by r.record_no, r.rule limit 1000) as r), '[]'::jsonb) end,
+    'operator_actions', case when p_batch_id is not null then coalesce((
+        select jsonb_agg(to_jsonb(o) order by o.action_id)
+        from ingest.operator_action as o where o.batch_id = p_batch_id), '[]'::jsonb) end)
 $$;
 comment on function ingest.status_report(text, bigint, integer) is
-  'Batches, watermarks and, for one batch, attempts, checkpoints and rejections, as JSON.';
+  'Batches, watermarks and, for one batch, attempts, checkpoints, rejections and operator actions, as JSON.';
 revoke all on function ingest.status_report(text, bigint, integer) from public;
 grant execute on function ingest.status_report(text, bigint, integer) to invoice_loader, invoice_operator;

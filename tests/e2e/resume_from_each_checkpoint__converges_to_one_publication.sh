@@ -19,9 +19,12 @@ for stop_at in received staged validated; do
   size=$(stat -c %s "$csv")
 
   ids=$(q "set role invoice_loader;
-           select batch_id || ' ' || attempt_id from ingest.begin_attempt(
-             '$src', '2026-11-28', '$sha', $size, 'dead-run.csv', false, '$cols',
-             '[]', '$manifest', null, null, gen_random_uuid(), 'lost-host', 1, 20)")
+           select batch_id || ' ' || attempt_id from ingest.begin_attempt(jsonb_build_object(
+             'source', '$src', 'business_date', '2026-11-28', 'sha256', '$sha',
+             'size_bytes', $size, 'file_name', 'dead-run.csv', 'had_bom', false,
+             'columns', '$cols'::text[], 'problems', '[]'::jsonb, 'manifest', '$manifest',
+             'expect_count', null, 'expect_total', null, 'run_id', gen_random_uuid(),
+             'host', 'lost-host', 'pid', 1, 'file_records', 20))")
   read -r batch attempt <<<"$ids"
   if [[ $stop_at != received ]]; then
     tail -n +2 "$csv" | awk -v b="$batch" '{ print b "," NR "," $0 }' >"$WORK/staged-$n.csv"

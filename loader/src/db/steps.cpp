@@ -26,24 +26,6 @@ std::string problems_json(std::vector<Problem> const &problems)
   return out + "]";
 }
 
-/// "{a,b}" for a text[] parameter; names are already checked identifiers.
-std::string text_array(std::vector<std::string> const &items)
-{
-  std::string out{"{"};
-  for (std::string const &item : items)
-  {
-    if (out.size() > 1) out += ',';
-    out += '"';
-    for (char c : item)
-    {
-      if (c == '"' or c == '\\') out += '\\';
-      out += c;
-    }
-    out += '"';
-  }
-  return out + "}";
-}
-
 } // namespace
 
 struct Steps::Session
@@ -142,18 +124,34 @@ Attempt Steps::begin_attempt(BeginArgs const &a)
   try
   {
     pqxx::work tx{cx()};
-    // Optional values travel as NULL via the null-if-empty idiom below.
+    // One jsonb argument (sql/ingest/begin_attempt.sql lists its keys);
+    // optional values travel as JSON null.
+    std::string columns{"["};
+    for (std::string const &c : a.columns)
+      columns += (columns.size() > 1 ? "," : "") + json_quote(c);
+    columns += "]";
+    std::string const args{
+      "{\"source\":" + json_quote(a.source) +
+      ",\"business_date\":" + json_quote(a.business_date) +
+      ",\"sha256\":" + json_quote(a.sha256) +
+      ",\"size_bytes\":" + std::to_string(a.size) +
+      ",\"file_name\":" + json_quote(a.file_name) +
+      ",\"had_bom\":" + (a.had_bom ? "true" : "false") +
+      ",\"columns\":" + columns +
+      ",\"problems\":" + problems_json(a.problems) +
+      ",\"manifest\":" + (a.manifest ? json_quote(*a.manifest) : "null") +
+      ",\"expect_count\":" +
+      (a.expect_count ? std::to_string(*a.expect_count) : "null") +
+      ",\"expect_total\":" +
+      (a.expect_total ? json_quote(*a.expect_total) : "null") +
+      ",\"run_id\":" + json_quote(a.run_id) +
+      ",\"host\":" + json_quote(a.host) +
+      ",\"pid\":" + std::to_string(a.pid) +
+      ",\"file_records\":" + std::to_string(a.records) + "}"};
     pqxx::row const r{tx.exec_params1(
       "select batch_id, attempt_id, attempt_no, state, created "
-      "from ingest.begin_attempt($1, $2::date, $3, $4, $5, $6, $7::text[], "
-      "$8::jsonb, $9, $10, $11, $12::uuid, $13, $14, $15)",
-      a.source, a.business_date, a.sha256, static_cast<long long>(a.size),
-      a.file_name, a.had_bom, text_array(a.columns),
-      problems_json(a.problems),
-      a.manifest ? a.manifest->c_str() : nullptr,
-      a.expect_count ? std::to_string(*a.expect_count).c_str() : nullptr,
-      a.expect_total ? a.expect_total->c_str() : nullptr, a.run_id, a.host,
-      a.pid, static_cast<long long>(a.records))};
+      "from ingest.begin_attempt($1::jsonb)",
+      args)};
     tx.commit();
     return {r[0].as<std::int64_t>(), r[1].as<std::int64_t>(), r[2].as<int>(),
             r[3].as<std::string>(), r[4].as<bool>()};

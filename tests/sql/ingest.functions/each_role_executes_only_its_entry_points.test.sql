@@ -3,18 +3,20 @@
 -- analyze_staging, validate_batch, publish_batch, finish_attempt,
 -- status_report, the dispatcher's claim_notifications and
 -- mark_notification, and the sweep with its parts;
--- invoice_operator runs add_source, get_source, status_report and the sweep
+-- invoice_operator runs add_source, get_source, status_report, replay_batch
+-- and revert_batch (the loader runs no operator function), and the sweep
 -- with its parts;
--- invoice_reader runs none; nobody runs the internal steps directly.
+-- invoice_reader runs none of ingest's (reporting.invoice_as_of and
+-- reporting.invoice_as_of_batch, granted to all three, are checked in
+-- reporting.invoice_as_of); nobody runs the internal steps directly.
 begin;
-select plan(93);
+select plan(111);
 
 with f(name, args, loader, operator) as (values
   ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'boolean', 'time without time zone',
                        'integer'], false, true),
   ('get_source', array['text'], true, true),
-  ('begin_attempt', array['text', 'date', 'text', 'bigint', 'text', 'boolean', 'text[]', 'jsonb',
-                          'text', 'bigint', 'text', 'uuid', 'text', 'integer', 'bigint'], true, false),
+  ('begin_attempt', array['jsonb'], true, false),
   ('resume_attempt', array['bigint', 'text'], true, false),
   ('mark_staged', array['bigint', 'bigint', 'bigint', 'bigint'], true, false),
   ('validate_batch', array['bigint', 'bigint'], true, false),
@@ -31,6 +33,12 @@ with f(name, args, loader, operator) as (values
   ('staged_totals', array['bigint'], false, false),
   ('is_plain_decimal', array['text'], false, false),
   ('reject_revision_conflicts', array['bigint', 'text'], false, false),
+  ('replay_batch', array['bigint', 'text'], false, true),
+  ('revert_batch', array['bigint', 'text'], false, true),
+  ('consume_replay', array['bigint', 'bigint', 'jsonb', 'integer', 'numeric'], false, false),
+  ('require_operator', array['text'], false, false),
+  ('guard_operator_action', '{}'::text[], false, false),
+  ('number_outbox_round', '{}'::text[], false, false),
   ('claim_notifications', array['integer', 'text'], true, false),
   ('mark_notification', array['bigint', 'text', 'integer', 'text', 'text', 'text', 'interval'],
    true, false),
