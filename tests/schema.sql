@@ -404,6 +404,19 @@ CREATE FUNCTION ingest.require_operator(p_what text) RETURNS void
 ALTER FUNCTION ingest.require_operator(p_what text) OWNER TO invoice_owner;
 
 --
+-- Name: resolve_notification(bigint, text, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.resolve_notification(p_notification_id bigint, p_as text, p_reason text) RETURNS TABLE(state text, action_id bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.resolve_notification(p_notification_id bigint, p_as text, p_reason text) OWNER TO invoice_owner;
+
+--
 -- Name: restage_lost_batch(bigint, text, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -2124,6 +2137,14 @@ GRANT ALL ON FUNCTION ingest.replay_batch(p_batch_id bigint, p_reason text) TO i
 --
 
 REVOKE ALL ON FUNCTION ingest.require_operator(p_what text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION resolve_notification(p_notification_id bigint, p_as text, p_reason text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.resolve_notification(p_notification_id bigint, p_as text, p_reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.resolve_notification(p_notification_id bigint, p_as text, p_reason text) TO invoice_operator;
 
 
 --

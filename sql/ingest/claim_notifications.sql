@@ -21,7 +21,8 @@
 -- rejected_count, published_at (NULL unless kind is batch_published) and
 -- created_at.  Built from what the row stored, so a resend carries the
 -- same body.
--- Locks: outbox rows (for update, skip locked, until commit); one session
+-- Locks: the outbox rows looked at (for update, skip locked, until
+-- commit: one at a time, only up to the last claimed); one session
 -- advisory lock per claimed row (until marked or the session ends).
 -- Errors: IV308 p_limit not 1-1000, or p_claimer empty.
 create or replace function ingest.claim_notifications(p_limit integer, p_claimer text)
@@ -35,6 +36,7 @@ declare
   v_r     record;
   v_mine  oid[];
   v_n     integer := 0;
+  v_last  bigint := 0;
   v_class integer := (select k.key1 from ingest.notification_lock_key(0) as k);
   v_o     ingest.outbox;
   v_b     ingest.batch;
@@ -54,15 +56,21 @@ begin
                     and l.pid = pg_catalog.pg_backend_pid()
                     and l.classid = v_class::oid);
 
-  for v_r in
-    select o.notification_id, k.key1, k.key2
+  -- One row at a time (LIMIT 1): a FOR loop over the whole query would
+  -- fetch, and so lock, more rows than it claims, and keep them from the
+  -- other dispatchers until this transaction ends.
+  loop
+    exit when v_n >= p_limit;
+    select o.notification_id, k.key1, k.key2 into v_r
     from ingest.outbox as o
     cross join lateral ingest.notification_lock_key(o.notification_id) as k
-    where o.state = 'pending'
+    where o.state = 'pending' and o.notification_id > v_last
       and (o.not_before is null or o.not_before <= pg_catalog.clock_timestamp())
     order by o.notification_id
-    for update of o skip locked
-  loop
+    limit 1
+    for update of o skip locked;
+    exit when not found;
+    v_last := v_r.notification_id;
     continue when v_r.key2::oid = any (v_mine);
     continue when not pg_catalog.pg_try_advisory_lock(v_r.key1, v_r.key2);
     update ingest.outbox as o
@@ -108,7 +116,6 @@ begin
       'detail', v_o.payload);
     return next;
     v_n := v_n + 1;
-    exit when v_n >= p_limit;
   end loop;
 end;
 $$;

@@ -4,13 +4,13 @@
 -- status_report, the dispatcher's claim_notifications and
 -- mark_notification, and the sweep with its parts;
 -- invoice_operator runs add_source, get_source, status_report, replay_batch
--- and revert_batch (the loader runs no operator function), and the sweep
--- with its parts;
+-- revert_batch and resolve_notification (the loader runs no operator
+-- function), and the sweep with its parts;
 -- invoice_reader runs none of ingest's (reporting.invoice_as_of and
 -- reporting.invoice_as_of_batch, granted to all three, are checked in
 -- reporting.invoice_as_of); nobody runs the internal steps directly.
 begin;
-select plan(111);
+select plan(114);
 
 with f(name, args, loader, operator) as (values
   ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'boolean', 'time without time zone',
@@ -51,7 +51,8 @@ with f(name, args, loader, operator) as (values
   ('sweep_cron_history', array['integer'], true, true),
   ('runner_lock_key', array['text', 'date'], false, false),
   ('notification_lock_key', array['bigint'], false, false),
-  ('try_runner_xact_lock', array['text', 'date'], false, false)),
+  ('try_runner_xact_lock', array['text', 'date'], false, false),
+  ('resolve_notification', array['bigint', 'text', 'text'], false, true)),
 r(role, granted) as (values ('invoice_loader', 1), ('invoice_operator', 2), ('invoice_reader', 3))
 select function_privs_are('ingest', f.name, f.args, r.role,
          case when (r.granted = 1 and f.loader) or (r.granted = 2 and f.operator)

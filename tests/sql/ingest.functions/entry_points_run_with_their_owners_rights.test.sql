@@ -8,9 +8,10 @@
 -- sweep_cron_history (pg_cron's row security must see the caller) and the
 -- sweep procedure (PostgreSQL allows COMMIT only in an invoker procedure
 -- without SET clauses) are not.  The operator's replay_batch and
--- revert_batch are definers too (they check session_user themselves).
+-- revert_batch and resolve_notification are definers too (they check
+-- session_user themselves).
 begin;
-select plan(37);
+select plan(38);
 
 select is_definer('ingest', f.name, f.args,
                   format('ingest.%s runs with its owner''s rights.', f.name))
@@ -33,7 +34,8 @@ from (values ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'bo
              ('sweep_orphan_received', array['interval', 'integer']),
              ('sweep_publish_ready', array['uuid', 'bigint[]']),
              ('sweep_deadlines', array['integer']),
-             ('sweep_retention', array['integer'])) as f(name, args);
+             ('sweep_retention', array['integer']),
+             ('resolve_notification', array['bigint', 'text', 'text'])) as f(name, args);
 
 select isnt_definer('ingest', f.name, f.args,
                     format('ingest.%s runs with its caller''s rights.', f.name))
