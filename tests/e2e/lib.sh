@@ -76,7 +76,8 @@ notifications() { q "select count(*) from ingest.notification where kind = '$1'"
 #   I2 each source's watermark is the last date of an unbroken run of
 #      published dates from its first, and never ahead of published data;
 #   I3 exactly one batch_published notification per published batch and
-#      none for any other, at most one batch_quarantined per batch;
+#      none for any other, at most one batch_quarantined per batch, at most
+#      one deadline_missed per source and business date;
 #   I4 every batch in a final state (published or quarantined) after a
 #      plain rerun, every state change a legal one (back to received only
 #      with the reason: staged rows lost in a crash), no attempt left open,
@@ -122,7 +123,13 @@ check_invariants() {
                  <> case when b.state = 'published' then 1 else 0 end")
   expect_eq "I3 batches without exactly one publish notification (if published)" 0 "$bad"
   bad=$(q "select count(*) from (select batch_id from ingest.notification
-                                 group by batch_id, kind having count(*) > 1) as d")
+                                 where batch_id is not null
+                                 group by batch_id, kind having count(*) > 1
+                                 union all
+                                 select null from ingest.notification
+                                 where kind = 'deadline_missed'
+                                 group by payload ->> 'source', payload ->> 'business_date'
+                                 having count(*) > 1) as d")
   expect_eq "I3 repeated notifications" 0 "$bad"
 
   bad=$(q "select string_agg(batch_id || ':' || state, ' ') from ingest.batch
