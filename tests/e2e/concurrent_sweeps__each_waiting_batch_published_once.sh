@@ -75,11 +75,7 @@ expect_eq "a third sweep changes nothing" "5|3" \
 # their 30 days.
 q "update ingest.batch set updated_at = now() - interval '31 days'
    where source = 'acme-erp' and business_date = '2026-11-28'" >/dev/null
-set +e
-PGAPPNAME=sweep timeout 120 psql -X -q -v ON_ERROR_STOP=1 -d "dbname=$E2E_DB user=invoice_loader" \
-  -c 'call ingest.sweep(p_chunk => 7)' >"$WORK/sweep.out" 2>&1
-RC=$?
-set -e
+sweep_now 'call ingest.sweep(p_chunk => 7)'
 expect_rc 0
 expect_eq "raw rows left of the first day, and of the others" "0|80" \
   "$(q "select count(*) filter (where b.business_date = '2026-11-28') || '|'

@@ -1,9 +1,14 @@
+# shellcheck shell=bash
 # tests/e2e/sweep_lib.sh: sourced by the sweep tests after lib.sh.
+# (SWEEP_PID, HOLDER_PID and RC are read by the tests.)
+# shellcheck disable=SC2034
 #
 # sweep_bg NAME: CALL ingest.sweep() as invoice_loader in the background,
 #   application_name NAME, bounded to 120 s; its pid in SWEEP_PID, output in
 #   $WORK/NAME.out.
-# sweep_wait: wait for it, exit status in RC.
+# sweep_wait PID: wait for it, exit status in RC.
+# sweep_now [SQL]: CALL ingest.sweep() (or SQL) as invoice_loader, now;
+#   exit status in RC, output in $WORK/sweep.out.
 # hold_publication SOURCE / release_publication: a superuser session that
 #   holds the source's publication lock (the one ingest.publish_batch takes
 #   first), so that a sweep stops inside publish_batch until released.
@@ -21,8 +26,8 @@ sweep_wait() {
 }
 sweep_now() {
   set +e
-  PGAPPNAME=${1:-sweep} timeout 120 psql -X -q -v ON_ERROR_STOP=1 \
-    -d "dbname=$E2E_DB user=invoice_loader" -c 'call ingest.sweep()' >"$WORK/sweep.out" 2>&1
+  PGAPPNAME=sweep timeout 120 psql -X -q -v ON_ERROR_STOP=1 \
+    -d "dbname=$E2E_DB user=invoice_loader" -c "${1:-call ingest.sweep()}" >"$WORK/sweep.out" 2>&1
   RC=$?
   set -e
 }
