@@ -61,6 +61,11 @@ comment on table ingest.staging_purge is
   'Batches whose staging rows the retention sweep deleted (purged_at NULL while chunks remain).';
 grant select on ingest.staging_purge to invoice_loader, invoice_operator;
 
+-- What the sweeps look for every minute, in O(what is open), not O(history).
+create index attempt_open on ingest.attempt (batch_id) where finished_at is null;
+create index batch_unfinished on ingest.batch (source, business_date)
+  where state in ('received', 'staged', 'validated');
+
 -- The contract's columns first, as 0005 defined them; the dispatch record after.
 create or replace view ingest.notification as
 select o.notification_id, o.batch_id, o.kind, o.dedupe_key, o.created_at,

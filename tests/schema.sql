@@ -1597,6 +1597,13 @@ CREATE INDEX invoice_version_superseded_by ON core.invoice_version USING btree (
 
 
 --
+-- Name: attempt_open; Type: INDEX; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE INDEX attempt_open ON ingest.attempt USING btree (batch_id) WHERE (finished_at IS NULL);
+
+
+--
 -- Name: batch_event_batch; Type: INDEX; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1622,6 +1629,13 @@ CREATE UNIQUE INDEX batch_identity_empty_day ON ingest.batch USING btree (source
 --
 
 CREATE INDEX batch_source_date ON ingest.batch USING btree (source, business_date);
+
+
+--
+-- Name: batch_unfinished; Type: INDEX; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE INDEX batch_unfinished ON ingest.batch USING btree (source, business_date) WHERE (state = ANY (ARRAY['received'::text, 'staged'::text, 'validated'::text]));
 
 
 --

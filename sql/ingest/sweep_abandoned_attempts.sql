@@ -24,9 +24,9 @@ declare
 begin
   for v_key in
     select distinct b.source, b.business_date
-    from ingest.batch as b
-    where exists (select from ingest.attempt as a
-                  where a.batch_id = b.batch_id and a.finished_at is null)
+    from ingest.attempt as a
+    join ingest.batch as b on b.batch_id = a.batch_id
+    where a.finished_at is null
     order by b.source, b.business_date
   loop
     continue when not ingest.try_runner_xact_lock(v_key.source, v_key.business_date);
