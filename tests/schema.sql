@@ -119,9 +119,12 @@ CREATE TABLE ingest.source (
     created_by text DEFAULT SESSION_USER NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_by text DEFAULT SESSION_USER NOT NULL,
+    deadline time without time zone,
+    retention_days integer DEFAULT 30 NOT NULL,
     CONSTRAINT source_check CHECK (((policy = 'partial'::text) = (max_rejected_share IS NOT NULL))),
     CONSTRAINT source_max_rejected_share_check CHECK (((max_rejected_share >= (0)::numeric) AND (max_rejected_share <= (1)::numeric))),
     CONSTRAINT source_policy_check CHECK ((policy = ANY (ARRAY['all-or-nothing'::text, 'partial'::text]))),
+    CONSTRAINT source_retention_days_check CHECK ((retention_days > 0)),
     CONSTRAINT source_source_check CHECK ((source ~ '^[a-z0-9][a-z0-9._-]{0,63}$'::text))
 );
 
@@ -129,17 +132,17 @@ CREATE TABLE ingest.source (
 ALTER TABLE ingest.source OWNER TO invoice_owner;
 
 --
--- Name: add_source(text, text, numeric, date, text, boolean); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+-- Name: add_source(text, text, numeric, date, text, boolean, time without time zone, integer); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
-CREATE FUNCTION ingest.add_source(p_source text, p_policy text DEFAULT NULL::text, p_max_rejected_share numeric DEFAULT NULL::numeric, p_start_date date DEFAULT NULL::date, p_feed_url text DEFAULT NULL::text, p_allow_unknown_columns boolean DEFAULT NULL::boolean) RETURNS ingest.source
+CREATE FUNCTION ingest.add_source(p_source text, p_policy text DEFAULT NULL::text, p_max_rejected_share numeric DEFAULT NULL::numeric, p_start_date date DEFAULT NULL::date, p_feed_url text DEFAULT NULL::text, p_allow_unknown_columns boolean DEFAULT NULL::boolean, p_deadline time without time zone DEFAULT NULL::time without time zone, p_retention_days integer DEFAULT NULL::integer) RETURNS ingest.source
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS <body in sql/>
 ;
 
 
-ALTER FUNCTION ingest.add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean) OWNER TO invoice_owner;
+ALTER FUNCTION ingest.add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean, p_deadline time without time zone, p_retention_days integer) OWNER TO invoice_owner;
 
 --
 -- Name: analyze_staging(text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -179,6 +182,19 @@ CREATE FUNCTION ingest.check_staging_scope() RETURNS trigger
 
 
 ALTER FUNCTION ingest.check_staging_scope() OWNER TO invoice_owner;
+
+--
+-- Name: claim_notifications(integer, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.claim_notifications(p_limit integer, p_claimer text) RETURNS TABLE(notification_id bigint, kind text, dedupe_key text, tries integer, payload jsonb)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.claim_notifications(p_limit integer, p_claimer text) OWNER TO invoice_owner;
 
 --
 -- Name: clear_typed_staging(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -283,6 +299,19 @@ CREATE FUNCTION ingest.is_plain_decimal(p text) RETURNS boolean
 ALTER FUNCTION ingest.is_plain_decimal(p text) OWNER TO invoice_owner;
 
 --
+-- Name: mark_notification(bigint, text, integer, text, text, text, interval); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.mark_notification(p_notification_id bigint, p_outcome text, p_status integer DEFAULT NULL::integer, p_detail text DEFAULT NULL::text, p_sink text DEFAULT NULL::text, p_response text DEFAULT NULL::text, p_retry_after interval DEFAULT NULL::interval) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.mark_notification(p_notification_id bigint, p_outcome text, p_status integer, p_detail text, p_sink text, p_response text, p_retry_after interval) OWNER TO invoice_owner;
+
+--
 -- Name: mark_staged(bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -294,6 +323,19 @@ CREATE FUNCTION ingest.mark_staged(p_batch_id bigint, p_attempt_id bigint, p_sen
 
 
 ALTER FUNCTION ingest.mark_staged(p_batch_id bigint, p_attempt_id bigint, p_sent bigint, p_copied bigint) OWNER TO invoice_owner;
+
+--
+-- Name: notification_lock_key(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.notification_lock_key(p_notification_id bigint, OUT key1 integer, OUT key2 integer) RETURNS record
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.notification_lock_key(p_notification_id bigint, OUT key1 integer, OUT key2 integer) OWNER TO invoice_owner;
 
 --
 -- Name: number_outbox_round(); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -414,6 +456,19 @@ CREATE FUNCTION ingest.require_operator(p_what text) RETURNS void
 ALTER FUNCTION ingest.require_operator(p_what text) OWNER TO invoice_owner;
 
 --
+-- Name: resolve_notification(bigint, text, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.resolve_notification(p_notification_id bigint, p_as text, p_reason text) RETURNS TABLE(state text, action_id bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.resolve_notification(p_notification_id bigint, p_as text, p_reason text) OWNER TO invoice_owner;
+
+--
 -- Name: restage_lost_batch(bigint, text, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -453,6 +508,19 @@ CREATE FUNCTION ingest.revert_batch(p_batch_id bigint, p_reason text) RETURNS TA
 ALTER FUNCTION ingest.revert_batch(p_batch_id bigint, p_reason text) OWNER TO invoice_owner;
 
 --
+-- Name: runner_lock_key(text, date); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.runner_lock_key(p_source text, p_business_date date, OUT key1 integer, OUT key2 integer) RETURNS record
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.runner_lock_key(p_source text, p_business_date date, OUT key1 integer, OUT key2 integer) OWNER TO invoice_owner;
+
+--
 -- Name: staged_totals(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -479,6 +547,96 @@ CREATE FUNCTION ingest.status_report(p_source text DEFAULT NULL::text, p_batch_i
 ALTER FUNCTION ingest.status_report(p_source text, p_batch_id bigint, p_limit integer, p_state text, p_since date) OWNER TO invoice_owner;
 
 --
+-- Name: sweep(interval, integer, integer); Type: PROCEDURE; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE PROCEDURE ingest.sweep(IN p_orphan_after interval DEFAULT '24:00:00'::interval, IN p_chunk integer DEFAULT 10000, IN p_cron_keep_days integer DEFAULT 7)
+    LANGUAGE plpgsql
+    AS <body in sql/>
+;
+
+
+ALTER PROCEDURE ingest.sweep(IN p_orphan_after interval, IN p_chunk integer, IN p_cron_keep_days integer) OWNER TO invoice_owner;
+
+--
+-- Name: sweep_abandoned_attempts(); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.sweep_abandoned_attempts() RETURNS TABLE(batch_id bigint, attempts integer)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.sweep_abandoned_attempts() OWNER TO invoice_owner;
+
+--
+-- Name: sweep_cron_history(integer); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.sweep_cron_history(p_keep_days integer DEFAULT 7) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.sweep_cron_history(p_keep_days integer) OWNER TO invoice_owner;
+
+--
+-- Name: sweep_deadlines(integer); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.sweep_deadlines(p_limit integer DEFAULT 100) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.sweep_deadlines(p_limit integer) OWNER TO invoice_owner;
+
+--
+-- Name: sweep_orphan_received(interval, integer); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.sweep_orphan_received(p_after interval DEFAULT '24:00:00'::interval, p_limit integer DEFAULT 100) RETURNS TABLE(batch_id bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.sweep_orphan_received(p_after interval, p_limit integer) OWNER TO invoice_owner;
+
+--
+-- Name: sweep_publish_ready(uuid, bigint[]); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.sweep_publish_ready(p_run_id uuid DEFAULT gen_random_uuid(), p_skip bigint[] DEFAULT '{}'::bigint[]) RETURNS TABLE(batch_id bigint, outcome text, attempt_id bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.sweep_publish_ready(p_run_id uuid, p_skip bigint[]) OWNER TO invoice_owner;
+
+--
+-- Name: sweep_retention(integer); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.sweep_retention(p_chunk integer DEFAULT 10000) RETURNS TABLE(batch_id bigint, rows_deleted integer, done boolean)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.sweep_retention(p_chunk integer) OWNER TO invoice_owner;
+
+--
 -- Name: transition(bigint, text, text, bigint, jsonb); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -490,6 +648,19 @@ CREATE FUNCTION ingest.transition(p_batch_id bigint, p_from text, p_to text, p_a
 
 
 ALTER FUNCTION ingest.transition(p_batch_id bigint, p_from text, p_to text, p_attempt_id bigint, p_detail jsonb) OWNER TO invoice_owner;
+
+--
+-- Name: try_runner_xact_lock(text, date); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.try_runner_xact_lock(p_source text, p_business_date date) RETURNS boolean
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.try_runner_xact_lock(p_source text, p_business_date date) OWNER TO invoice_owner;
 
 --
 -- Name: validate_batch(bigint, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -895,9 +1066,23 @@ CREATE TABLE ingest.outbox (
     dispatched_at timestamp with time zone,
     state text DEFAULT 'pending'::text NOT NULL,
     round integer DEFAULT 0 NOT NULL,
+    tries integer DEFAULT 0 NOT NULL,
+    claimed_by text,
+    claimed_at timestamp with time zone,
+    claimed_pid integer,
+    not_before timestamp with time zone,
+    sink text,
+    last_status integer,
+    last_error text,
+    response_head text,
+    in_doubt_at timestamp with time zone,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT outbox_check CHECK (((state <> 'dispatched'::text) OR (dispatched_at IS NOT NULL))),
+    CONSTRAINT outbox_check1 CHECK (((state <> 'in_doubt'::text) OR (in_doubt_at IS NOT NULL))),
     CONSTRAINT outbox_kind_check CHECK ((kind = ANY (ARRAY['batch_published'::text, 'batch_quarantined'::text, 'batch_reverted'::text, 'deadline_missed'::text]))),
     CONSTRAINT outbox_round_check CHECK ((round >= 0)),
-    CONSTRAINT outbox_state_check CHECK ((state = ANY (ARRAY['pending'::text, 'dispatched'::text, 'in_doubt'::text, 'failed'::text])))
+    CONSTRAINT outbox_state_check CHECK ((state = ANY (ARRAY['pending'::text, 'dispatched'::text, 'in_doubt'::text, 'failed'::text]))),
+    CONSTRAINT outbox_tries_check CHECK ((tries >= 0))
 );
 
 
@@ -915,7 +1100,17 @@ CREATE VIEW ingest.notification AS
     o.created_at,
     o.dispatched_at,
     o.state,
-    o.payload
+    o.payload,
+    o.tries,
+    o.sink,
+    o.last_status,
+    o.last_error,
+    o.response_head,
+    o.claimed_by,
+    o.claimed_at,
+    o.in_doubt_at,
+    o.not_before,
+    o.updated_at
    FROM ingest.outbox o;
 
 
@@ -1085,6 +1280,22 @@ CREATE TABLE ingest.source_watermark (
 
 
 ALTER TABLE ingest.source_watermark OWNER TO invoice_owner;
+
+--
+-- Name: staging_purge; Type: TABLE; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TABLE ingest.staging_purge (
+    batch_id bigint NOT NULL,
+    state_at_purge text NOT NULL,
+    started_at timestamp with time zone DEFAULT now() NOT NULL,
+    purged_at timestamp with time zone,
+    rows_deleted bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT staging_purge_rows_deleted_check CHECK ((rows_deleted >= 0))
+);
+
+
+ALTER TABLE ingest.staging_purge OWNER TO invoice_owner;
 
 --
 -- Name: watermark; Type: VIEW; Schema: ingest; Owner: invoice_owner
@@ -1404,6 +1615,14 @@ ALTER TABLE ONLY ingest.source_watermark
 
 
 --
+-- Name: staging_purge staging_purge_pkey; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.staging_purge
+    ADD CONSTRAINT staging_purge_pkey PRIMARY KEY (batch_id);
+
+
+--
 -- Name: schema_migration schema_migration_pkey; Type: CONSTRAINT; Schema: loader_meta; Owner: invoice_owner
 --
 
@@ -1461,6 +1680,13 @@ CREATE INDEX invoice_version_superseded_by ON core.invoice_version USING btree (
 
 
 --
+-- Name: attempt_open; Type: INDEX; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE INDEX attempt_open ON ingest.attempt USING btree (batch_id) WHERE (finished_at IS NULL);
+
+
+--
 -- Name: batch_event_batch; Type: INDEX; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1489,10 +1715,24 @@ CREATE INDEX batch_source_date ON ingest.batch USING btree (source, business_dat
 
 
 --
+-- Name: batch_unfinished; Type: INDEX; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE INDEX batch_unfinished ON ingest.batch USING btree (source, business_date) WHERE (state = ANY (ARRAY['received'::text, 'staged'::text, 'validated'::text]));
+
+
+--
 -- Name: operator_action_batch; Type: INDEX; Schema: ingest; Owner: invoice_owner
 --
 
 CREATE INDEX operator_action_batch ON ingest.operator_action USING btree (batch_id);
+
+
+--
+-- Name: outbox_pending; Type: INDEX; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE INDEX outbox_pending ON ingest.outbox USING btree (notification_id) WHERE (state = 'pending'::text);
 
 
 --
@@ -1786,6 +2026,14 @@ ALTER TABLE ONLY ingest.source_watermark
 
 
 --
+-- Name: staging_purge staging_purge_batch_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.staging_purge
+    ADD CONSTRAINT staging_purge_batch_id_fkey FOREIGN KEY (batch_id) REFERENCES ingest.batch(batch_id);
+
+
+--
 -- Name: SCHEMA ingest; Type: ACL; Schema: -; Owner: invoice_owner
 --
 
@@ -1846,11 +2094,11 @@ REVOKE ALL ON FUNCTION core.keep_referenced_rows() FROM PUBLIC;
 
 
 --
--- Name: FUNCTION add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean); Type: ACL; Schema: ingest; Owner: invoice_owner
+-- Name: FUNCTION add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean, p_deadline time without time zone, p_retention_days integer); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
-REVOKE ALL ON FUNCTION ingest.add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean) FROM PUBLIC;
-GRANT ALL ON FUNCTION ingest.add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean) TO invoice_operator;
+REVOKE ALL ON FUNCTION ingest.add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean, p_deadline time without time zone, p_retention_days integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean, p_deadline time without time zone, p_retention_days integer) TO invoice_operator;
 
 
 --
@@ -1874,6 +2122,14 @@ GRANT ALL ON FUNCTION ingest.begin_attempt(p_args jsonb) TO invoice_loader;
 --
 
 REVOKE ALL ON FUNCTION ingest.check_staging_scope() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION claim_notifications(p_limit integer, p_claimer text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.claim_notifications(p_limit integer, p_claimer text) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.claim_notifications(p_limit integer, p_claimer text) TO invoice_loader;
 
 
 --
@@ -1936,11 +2192,26 @@ REVOKE ALL ON FUNCTION ingest.is_plain_decimal(p text) FROM PUBLIC;
 
 
 --
+-- Name: FUNCTION mark_notification(p_notification_id bigint, p_outcome text, p_status integer, p_detail text, p_sink text, p_response text, p_retry_after interval); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.mark_notification(p_notification_id bigint, p_outcome text, p_status integer, p_detail text, p_sink text, p_response text, p_retry_after interval) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.mark_notification(p_notification_id bigint, p_outcome text, p_status integer, p_detail text, p_sink text, p_response text, p_retry_after interval) TO invoice_loader;
+
+
+--
 -- Name: FUNCTION mark_staged(p_batch_id bigint, p_attempt_id bigint, p_sent bigint, p_copied bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
 REVOKE ALL ON FUNCTION ingest.mark_staged(p_batch_id bigint, p_attempt_id bigint, p_sent bigint, p_copied bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION ingest.mark_staged(p_batch_id bigint, p_attempt_id bigint, p_sent bigint, p_copied bigint) TO invoice_loader;
+
+
+--
+-- Name: FUNCTION notification_lock_key(p_notification_id bigint, OUT key1 integer, OUT key2 integer); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.notification_lock_key(p_notification_id bigint, OUT key1 integer, OUT key2 integer) FROM PUBLIC;
 
 
 --
@@ -2009,6 +2280,14 @@ REVOKE ALL ON FUNCTION ingest.require_operator(p_what text) FROM PUBLIC;
 
 
 --
+-- Name: FUNCTION resolve_notification(p_notification_id bigint, p_as text, p_reason text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.resolve_notification(p_notification_id bigint, p_as text, p_reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.resolve_notification(p_notification_id bigint, p_as text, p_reason text) TO invoice_operator;
+
+
+--
 -- Name: FUNCTION restage_lost_batch(p_batch_id bigint, p_from text, p_attempt_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -2032,6 +2311,13 @@ GRANT ALL ON FUNCTION ingest.revert_batch(p_batch_id bigint, p_reason text) TO i
 
 
 --
+-- Name: FUNCTION runner_lock_key(p_source text, p_business_date date, OUT key1 integer, OUT key2 integer); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.runner_lock_key(p_source text, p_business_date date, OUT key1 integer, OUT key2 integer) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION staged_totals(p_batch_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -2048,10 +2334,80 @@ GRANT ALL ON FUNCTION ingest.status_report(p_source text, p_batch_id bigint, p_l
 
 
 --
+-- Name: PROCEDURE sweep(IN p_orphan_after interval, IN p_chunk integer, IN p_cron_keep_days integer); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON PROCEDURE ingest.sweep(IN p_orphan_after interval, IN p_chunk integer, IN p_cron_keep_days integer) FROM PUBLIC;
+GRANT ALL ON PROCEDURE ingest.sweep(IN p_orphan_after interval, IN p_chunk integer, IN p_cron_keep_days integer) TO invoice_loader;
+GRANT ALL ON PROCEDURE ingest.sweep(IN p_orphan_after interval, IN p_chunk integer, IN p_cron_keep_days integer) TO invoice_operator;
+
+
+--
+-- Name: FUNCTION sweep_abandoned_attempts(); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.sweep_abandoned_attempts() FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.sweep_abandoned_attempts() TO invoice_loader;
+GRANT ALL ON FUNCTION ingest.sweep_abandoned_attempts() TO invoice_operator;
+
+
+--
+-- Name: FUNCTION sweep_cron_history(p_keep_days integer); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.sweep_cron_history(p_keep_days integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.sweep_cron_history(p_keep_days integer) TO invoice_loader;
+GRANT ALL ON FUNCTION ingest.sweep_cron_history(p_keep_days integer) TO invoice_operator;
+
+
+--
+-- Name: FUNCTION sweep_deadlines(p_limit integer); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.sweep_deadlines(p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.sweep_deadlines(p_limit integer) TO invoice_loader;
+GRANT ALL ON FUNCTION ingest.sweep_deadlines(p_limit integer) TO invoice_operator;
+
+
+--
+-- Name: FUNCTION sweep_orphan_received(p_after interval, p_limit integer); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.sweep_orphan_received(p_after interval, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.sweep_orphan_received(p_after interval, p_limit integer) TO invoice_loader;
+GRANT ALL ON FUNCTION ingest.sweep_orphan_received(p_after interval, p_limit integer) TO invoice_operator;
+
+
+--
+-- Name: FUNCTION sweep_publish_ready(p_run_id uuid, p_skip bigint[]); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.sweep_publish_ready(p_run_id uuid, p_skip bigint[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.sweep_publish_ready(p_run_id uuid, p_skip bigint[]) TO invoice_loader;
+GRANT ALL ON FUNCTION ingest.sweep_publish_ready(p_run_id uuid, p_skip bigint[]) TO invoice_operator;
+
+
+--
+-- Name: FUNCTION sweep_retention(p_chunk integer); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.sweep_retention(p_chunk integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.sweep_retention(p_chunk integer) TO invoice_loader;
+GRANT ALL ON FUNCTION ingest.sweep_retention(p_chunk integer) TO invoice_operator;
+
+
+--
 -- Name: FUNCTION transition(p_batch_id bigint, p_from text, p_to text, p_attempt_id bigint, p_detail jsonb); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
 REVOKE ALL ON FUNCTION ingest.transition(p_batch_id bigint, p_from text, p_to text, p_attempt_id bigint, p_detail jsonb) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION try_runner_xact_lock(p_source text, p_business_date date); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.try_runner_xact_lock(p_source text, p_business_date date) FROM PUBLIC;
 
 
 --
@@ -2167,6 +2523,14 @@ GRANT SELECT ON TABLE ingest.rejection_superseded TO invoice_operator;
 
 GRANT SELECT ON TABLE ingest.source_overview TO invoice_loader;
 GRANT SELECT ON TABLE ingest.source_overview TO invoice_operator;
+
+
+--
+-- Name: TABLE staging_purge; Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+GRANT SELECT ON TABLE ingest.staging_purge TO invoice_loader;
+GRANT SELECT ON TABLE ingest.staging_purge TO invoice_operator;
 
 
 --

@@ -57,6 +57,7 @@ declare
   v_replayed boolean := false;
   v_attempt  ingest.attempt;
   v_problems jsonb;
+  v_key      record;
   v_bad      text;
 begin
   if jsonb_typeof(p_args) is distinct from 'object' then
@@ -97,8 +98,8 @@ begin
       using errcode = 'IV303';
   end if;
 
-  if not pg_catalog.pg_try_advisory_lock(pg_catalog.hashtext('invoice-loader:' || p_source),
-                                         p_business_date - date '2000-01-01') then
+  select * into v_key from ingest.runner_lock_key(p_source, p_business_date);
+  if not pg_catalog.pg_try_advisory_lock(v_key.key1, v_key.key2) then
     raise exception 'another run is loading source % for business date %', p_source, p_business_date
       using errcode = 'IV203',
             hint    = 'Try again when it has finished; rerunning is safe.';

@@ -1,6 +1,3 @@
--- replace with ingest.runner_lock_key at merge: the runner lock key below
--- (hashtext('invoice-loader:' || source), business_date - 2000-01-01) is
--- the expression of begin_attempt.sql and resume_attempt.sql, written out.
 -- ingest.check_staging_scope: staging rows are written only by the run
 -- that holds the batch (issue 14 item 5).  Every batch a statement wrote
 -- rows of into staging.invoice_line must be `received` and its runner lock
@@ -28,6 +25,7 @@ begin
   select w.batch_id, b.state, b.source, b.business_date into v_bad
   from (select distinct s.batch_id from staged as s) as w
   left join ingest.batch as b on b.batch_id = w.batch_id
+  left join lateral ingest.runner_lock_key(b.source, b.business_date) as k on true
   where b.batch_id is null
      or b.state <> 'received'
      or not exists (
@@ -36,8 +34,8 @@ begin
             and l.mode = 'ExclusiveLock'
             and l.database = (select d.oid from pg_catalog.pg_database as d
                               where d.datname = pg_catalog.current_database())
-            and l.classid = pg_catalog.hashtext('invoice-loader:' || b.source)::oid
-            and l.objid = (b.business_date - date '2000-01-01')::oid
+            and l.classid = k.key1::oid
+            and l.objid = k.key2::oid
             and l.objsubid = 2)
   order by w.batch_id
   limit 1;

@@ -257,7 +257,7 @@ begin
   perform ingest.write_notification(p_batch_id, 'batch_published',
     jsonb_build_object('batch_id', p_batch_id, 'source', v_batch.source,
                        'business_date', v_batch.business_date, 'sha256', v_batch.sha256,
-                       'counts', v_counts));
+                       'counts', v_counts, 'published_at', v_now));
 
   update ingest.batch as b set merge_counts = v_counts, published_at = v_now
    where b.batch_id = p_batch_id;

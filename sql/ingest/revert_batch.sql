@@ -158,10 +158,12 @@ begin
                                  'action_id', v_action.action_id,
                                  'reason', p_reason,
                                  'db_user', v_action.db_user);
+  -- The shape of a batch_published payload; published_at is the undone
+  -- publication's.
   perform ingest.write_notification(p_batch_id, 'batch_reverted',
     jsonb_build_object('batch_id', p_batch_id, 'source', v_batch.source,
                        'business_date', v_batch.business_date, 'sha256', v_batch.sha256,
-                       'counts', v_counts));
+                       'counts', v_counts, 'published_at', v_batch.published_at));
 
   return query select v_action.action_id, p_batch_id, v_reverted, v_restored,
                       v_mark.business_date, v_action.superseded_attempt_no,

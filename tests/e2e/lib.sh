@@ -77,7 +77,8 @@ notifications() { q "select count(*) from ingest.notification where kind = '$1'"
 #      published dates from its first, and never ahead of published data;
 #   I3 exactly one batch_published notification per published (or since
 #      reverted) batch in its current round (replays consumed) and none for
-#      any other, at most one notification per batch, kind and round;
+#      any other, at most one notification per batch, kind and round, at most
+#      one deadline_missed per source and business date;
 #   I4 every batch in a final state (published, quarantined or reverted)
 #      after a plain rerun, every state change one of ingest.batch_transition
 #      (back to received only with its reason: staged rows lost in a crash,
@@ -126,7 +127,13 @@ check_invariants() {
                  <> case when b.state in ('published', 'reverted') then 1 else 0 end")
   expect_eq "I3 batches without exactly one publish notification (if published or reverted) in their round" 0 "$bad"
   bad=$(q "select count(*) from (select batch_id from ingest.outbox
-                                 group by batch_id, kind, round having count(*) > 1) as d")
+                                 where batch_id is not null
+                                 group by batch_id, kind, round having count(*) > 1
+                                 union all
+                                 select null from ingest.notification
+                                 where kind = 'deadline_missed'
+                                 group by payload ->> 'source', payload ->> 'business_date'
+                                 having count(*) > 1) as d")
   expect_eq "I3 repeated notifications" 0 "$bad"
 
   bad=$(q "select string_agg(batch_id || ':' || state, ' ') from ingest.batch

@@ -73,6 +73,8 @@ SQL
 expect_eq "wedged" 21 "$(q "select count(*) from staging.invoice_line where batch_id = $batch2")"
 
 coproc LISTENER { psql -X -qAt -d "$E2E_DB" 2>&1; }
+# bash unsets LISTENER_PID when the coprocess ends: keep it.
+listener_pid=$LISTENER_PID
 echo 'listen invoice_loader_outbox; select 1;' >&"${LISTENER[1]}"
 read -r -t 10 ready <&"${LISTENER[0]}" || fail "the listener did not start"
 
@@ -103,7 +105,7 @@ id=$(q "select notification_id from ingest.notification where batch_id = $batch2
 [[ $heard == *"payload \"{\"kind\": \"batch_published\", \"batch_id\": $batch2, \"notification_id\": $id}\""* ]] ||
   fail "listener: no publish payload for batch $batch2 in [$heard]"
 echo '\q' >&"${LISTENER[1]}"
-wait "$LISTENER_PID" || true
+wait "$listener_pid" 2>/dev/null || true
 
 # A plain rerun changes nothing.
 load --source other-erp --business-date 2026-11-28 --input "$WORK/b/other.csv"

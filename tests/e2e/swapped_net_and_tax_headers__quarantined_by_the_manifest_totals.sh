@@ -29,6 +29,8 @@ add_totals "$WORK/swapped.csv.manifest.json"
 # A listener on the outbox channel: psql prints what arrived after its
 # next command (bounded: one read of at most 10 s per line).
 coproc LISTENER { psql -X -qAt -d "$E2E_DB" 2>&1; }
+# bash unsets LISTENER_PID when the coprocess ends: keep it.
+listener_pid=$LISTENER_PID
 echo 'listen invoice_loader_outbox; select 1;' >&"${LISTENER[1]}"
 read -r -t 10 ready <&"${LISTENER[0]}" || fail "the listener did not start"
 
@@ -56,7 +58,7 @@ id=$(q "select notification_id from ingest.notification where batch_id = $batch"
 expect_output() { [[ $heard == *"$1"* ]] || fail "listener: expected [$1] in [$heard]"; }
 expect_output "payload \"{\"kind\": \"batch_quarantined\", \"batch_id\": $batch, \"notification_id\": $id}\""
 echo '\q' >&"${LISTENER[1]}"
-wait "$LISTENER_PID" || true
+wait "$listener_pid" 2>/dev/null || true
 
 # The right header with the same totals reconciles and publishes.
 cp "$csv.manifest.json" "$WORK/right.manifest.json"

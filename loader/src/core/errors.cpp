@@ -52,8 +52,9 @@ ErrorKind classify_sqlstate(std::string_view s) noexcept
   // Our own codes first (sql/ERRCODES.md, whose every row a unit test
   // checks against this): IV1xx bad input, IV2xx batch state, IV3xx
   // configuration, IV4xx permission.
-  if (s == "IV203" or s == "IV209") return ErrorKind::transient;
-  if (s == "IV208") return ErrorKind::config;
+  if (s == "IV203" or s == "IV209" or s == "IV216" or s == "IV218")
+    return ErrorKind::transient;
+  if (s == "IV208" or s == "IV215" or s == "IV217") return ErrorKind::config;
   if (starts_with(s, "IV1")) return ErrorKind::data;
   if (starts_with(s, "IV3")) return ErrorKind::config;
   if (starts_with(s, "IV4")) return ErrorKind::permission;
