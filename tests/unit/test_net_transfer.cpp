@@ -1,0 +1,623 @@
+// net/ against the real loopback servers of tests/tools (http_server.py,
+// smtp_server.py).  Tagged [.http]: hidden from the plain unit run; ctest
+// runs them as net.transfer when python3 is installed (tests/CMakeLists).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/log.hpp"
+#include "io/sha256.hpp"
+#include "net/transport.hpp"
+
+extern char **environ;
+
+namespace fs = std::filesystem;
+using loader::ErrorKind;
+using loader::net::TransportError;
+
+namespace
+{
+std::string const tools_dir = TOOLS_DIR;
+
+/// A fresh directory under $TMPDIR, removed at the end of the test.
+struct TempDir
+{
+  fs::path path;
+  TempDir()
+  {
+    std::string tmpl =
+      (fs::temp_directory_path() / "net-test-XXXXXX").string();
+    if (::mkdtemp(tmpl.data()) == nullptr) FAIL("mkdtemp failed");
+    path = tmpl;
+  }
+  ~TempDir()
+  {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+void write_file(fs::path const &p, std::string const &content)
+{
+  std::ofstream out{p, std::ios::binary | std::ios::trunc};
+  out << content;
+}
+
+std::string read_file(fs::path const &p)
+{
+  std::ifstream in{p, std::ios::binary};
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string sha256_of(std::string const &s)
+{
+  loader::io::Sha256 h;
+  h.update(s.data(), s.size());
+  return h.hex();
+}
+
+/// One of the python servers, killed (SIGTERM) at the end of the test.  It
+/// stops by itself after 120 s in any case (--lifetime).
+class Server
+{
+public:
+  explicit Server(std::vector<std::string> args)
+  {
+    int fds[2];
+    if (::pipe(fds) != 0) FAIL("pipe failed");
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+    posix_spawn_file_actions_addclose(&fa, fds[0]);
+    args.insert(args.begin(), "python3");
+    args.emplace_back("--lifetime");
+    args.emplace_back("120");
+    std::vector<char *> argv;
+    for (auto &a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    int const rc =
+      ::posix_spawnp(&m_pid, "python3", &fa, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    ::close(fds[1]);
+    if (rc != 0)
+    {
+      ::close(fds[0]);
+      FAIL("cannot start python3");
+    }
+    // The first line is the port; a server that dies gives EOF.
+    std::string line;
+    char c = 0;
+    while (::read(fds[0], &c, 1) == 1 and c != '\n') line += c;
+    ::close(fds[0]);
+    if (line.empty()) FAIL("the test server did not start");
+    m_port = std::stoi(line);
+  }
+  Server(Server const &) = delete;
+  Server &operator=(Server const &) = delete;
+  ~Server()
+  {
+    ::kill(m_pid, SIGTERM);
+    int status = 0;
+    ::waitpid(m_pid, &status, 0);
+  }
+  int port() const noexcept { return m_port; }
+
+private:
+  pid_t m_pid = -1;
+  int m_port = 0;
+};
+
+class Http
+{
+public:
+  explicit Http(std::string const &script = "{}", bool tls = false,
+                std::string const &tls_dir = {}) :
+          m_server{args(script, tls, tls_dir)},
+          m_base{std::string{tls ? "https" : "http"} + "://127.0.0.1:" +
+                 std::to_string(m_server.port())}
+  {}
+  fs::path const &root() const { return m_root.path; }
+  std::string url(std::string const &path) const { return m_base + path; }
+  /// Requests the server saw for path (its /_count endpoint).
+  int count(std::string const &path,
+            loader::net::TransferOptions const &o = {}) const
+  {
+    auto const r = loader::net::post(url("/_count?path=" + path), "", {}, o);
+    REQUIRE(r.http_status == 200);
+    return std::stoi(r.body_head);
+  }
+  std::string requests(std::string const &path,
+                       loader::net::TransferOptions const &o = {}) const
+  {
+    return loader::net::post(url("/_requests?path=" + path), "", {}, o)
+      .body_head;
+  }
+
+private:
+  std::vector<std::string> args(std::string const &script, bool tls,
+                                std::string const &tls_dir)
+  {
+    std::vector<std::string> a{tools_dir + "/http_server.py", "--root",
+                               m_root.path.string(), "--script", script};
+    if (tls)
+    {
+      a.emplace_back("--tls");
+      a.emplace_back("--tls-dir");
+      a.push_back(tls_dir);
+    }
+    return a;
+  }
+  TempDir m_root; // before m_server: exists while it runs
+  Server m_server;
+  std::string m_base;
+};
+
+/// The files in the spool, sidecars and temporaries included.
+std::vector<std::string> spool_files(fs::path const &dir)
+{
+  std::vector<std::string> out;
+  if (not fs::exists(dir)) return out;
+  for (auto const &e : fs::directory_iterator{dir})
+    out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+template<typename F> TransportError transport_error(F &&f)
+{
+  try
+  {
+    f();
+  }
+  catch (TransportError const &e)
+  {
+    return e;
+  }
+  FAIL("no TransportError thrown");
+  throw;
+}
+
+loader::net::DownloadOptions quick()
+{
+  loader::net::DownloadOptions o;
+  o.transfer.connect_timeout = std::chrono::milliseconds{5000};
+  o.transfer.low_speed_time = std::chrono::seconds{2};
+  return o;
+}
+
+std::string const day =
+  "invoice_number,issue_date,gross\nA-1,2026-11-30,10.00\n"
+  "A-2,2026-11-30,20.00\n";
+} // namespace
+
+TEST_CASE("download: a 503 throws transient after one request; the caller "
+          "retries",
+          "[.http][net]")
+{
+  Http http{R"({"/day3.csv": ["503", "503", "200"]})"};
+  write_file(http.root() / "day3.csv", day);
+  TempDir spool;
+  for (int call = 1; call <= 2; ++call)
+  {
+    CAPTURE(call);
+    auto const e = transport_error(
+      [&] { loader::net::download(http.url("/day3.csv"), spool.path, quick()); });
+    CHECK(e.kind == ErrorKind::transient);
+    CHECK(e.http_status == 503);
+    CHECK_FALSE(e.not_delivered);
+    // One request per call: nothing below the caller retried.
+    CHECK(http.count("/day3.csv") == call);
+    CHECK(spool_files(spool.path).empty());
+  }
+  auto const d =
+    loader::net::download(http.url("/day3.csv"), spool.path, quick());
+  CHECK(http.count("/day3.csv") == 3);
+  CHECK(d.http_status == 200);
+  CHECK(d.sha256 == sha256_of(day));
+  CHECK(d.size == day.size());
+  CHECK(d.path == (spool.path / d.sha256).string());
+  CHECK(read_file(d.path) == day);
+  CHECK_FALSE(d.not_modified);
+}
+
+TEST_CASE("download: a body cut in the middle is transient and leaves no "
+          "file",
+          "[.http][net]")
+{
+  Http http{R"({"/day.csv": ["cut"]})"};
+  write_file(http.root() / "day.csv", day);
+  TempDir spool;
+  auto const e = transport_error(
+    [&] { loader::net::download(http.url("/day.csv"), spool.path, quick()); });
+  CHECK(e.kind == ErrorKind::transient);
+  CHECK(e.curl_code == 18); // CURLE_PARTIAL_FILE
+  CHECK(spool_files(spool.path).empty());
+  CHECK(http.count("/day.csv") == 1);
+
+  auto const d =
+    loader::net::download(http.url("/day.csv"), spool.path, quick());
+  CHECK(d.sha256 == sha256_of(day));
+  CHECK(read_file(d.path) == day);
+}
+
+TEST_CASE("download: a changed file gets a new hash; an unchanged one a 304",
+          "[.http][net]")
+{
+  Http http;
+  write_file(http.root() / "day.csv", day);
+  TempDir spool;
+  auto const first =
+    loader::net::download(http.url("/day.csv"), spool.path, quick());
+  CHECK_FALSE(first.etag.empty());
+  CHECK_FALSE(first.last_modified.empty());
+
+  SECTION("unchanged: 304, no body, the earlier file")
+  {
+    auto const again =
+      loader::net::download(http.url("/day.csv"), spool.path, quick());
+    CHECK(again.not_modified);
+    CHECK(again.http_status == 304);
+    CHECK(again.sha256 == first.sha256);
+    CHECK(again.path == first.path);
+    CHECK(again.etag == first.etag);
+    auto const log = http.requests("/day.csv");
+    CHECK(log.find(R"("If-None-Match": )" + loader::json_quote(first.etag)) !=
+          std::string::npos);
+    CHECK(log.find(R"("status": 304, "bytes": 0)") != std::string::npos);
+    CHECK(http.count("/day.csv") == 2);
+  }
+  SECTION("changed: a new hash, a new file, the old one untouched")
+  {
+    std::string const v2 = day + "A-3,2026-11-30,30.00\n";
+    write_file(http.root() / "day.csv", v2);
+    auto const second =
+      loader::net::download(http.url("/day.csv"), spool.path, quick());
+    CHECK_FALSE(second.not_modified);
+    CHECK(second.sha256 == sha256_of(v2));
+    CHECK(second.sha256 != first.sha256);
+    CHECK(read_file(second.path) == v2);
+    CHECK(read_file(first.path) == day);
+  }
+  SECTION("the spooled file gone: an unconditional GET")
+  {
+    fs::remove(first.path);
+    auto const again =
+      loader::net::download(http.url("/day.csv"), spool.path, quick());
+    CHECK_FALSE(again.not_modified);
+    CHECK(again.http_status == 200);
+    CHECK(read_file(again.path) == day);
+  }
+  SECTION("conditional off: a full GET")
+  {
+    auto o = quick();
+    o.conditional = false;
+    auto const again =
+      loader::net::download(http.url("/day.csv"), spool.path, o);
+    CHECK(again.http_status == 200);
+    CHECK_FALSE(again.not_modified);
+  }
+}
+
+TEST_CASE("download: a stalled server trips the low-speed limit",
+          "[.http][net]")
+{
+  // The server sends headers, then nothing for 30 s.  Had the client
+  // waited for that, it would see the connection close: curl 18.  The
+  // low-speed limit (1 s here) gives 28 instead.
+  Http http{R"({"/day.csv": ["stall:30"]})"};
+  write_file(http.root() / "day.csv", day);
+  TempDir spool;
+  auto o = quick();
+  o.transfer.low_speed_time = std::chrono::seconds{1};
+  auto const e = transport_error(
+    [&] { loader::net::download(http.url("/day.csv"), spool.path, o); });
+  CHECK(e.kind == ErrorKind::transient);
+  CHECK(e.curl_code == 28); // CURLE_OPERATION_TIMEDOUT
+  CHECK(spool_files(spool.path).empty());
+  CHECK(http.count("/day.csv") == 1);
+}
+
+TEST_CASE("download: 401 is a credential failure after one request",
+          "[.http][net]")
+{
+  Http http{R"({"/day.csv": ["401", "401", "401", "401", "401"]})"};
+  write_file(http.root() / "day.csv", day);
+  TempDir spool;
+  auto const e = transport_error(
+    [&] { loader::net::download(http.url("/day.csv"), spool.path, quick()); });
+  CHECK(e.kind == ErrorKind::permission);
+  CHECK(loader::exit_code_of(e.kind) == 77);
+  CHECK(e.http_status == 401);
+  CHECK(http.count("/day.csv") == 1);
+  CHECK(spool_files(spool.path).empty());
+}
+
+TEST_CASE("download: 404 and 410 are not delivered yet", "[.http][net]")
+{
+  Http http{R"({"/gone.csv": ["410"]})"};
+  TempDir spool;
+  auto const missing = transport_error([&] {
+    loader::net::download(http.url("/missing.csv"), spool.path, quick());
+  });
+  CHECK(missing.kind == ErrorKind::transient);
+  CHECK(missing.not_delivered);
+  CHECK(missing.http_status == 404);
+  auto const gone = transport_error(
+    [&] { loader::net::download(http.url("/gone.csv"), spool.path, quick()); });
+  CHECK(gone.not_delivered);
+  CHECK(gone.http_status == 410);
+  CHECK(spool_files(spool.path).empty());
+}
+
+TEST_CASE("download: 429 and 503 return the server's Retry-After",
+          "[.http][net]")
+{
+  Http http{R"({"/a.csv": ["429"], "/b.csv": ["503:7"], "/c.csv": ["503"]})"};
+  TempDir spool;
+  auto const a = transport_error(
+    [&] { loader::net::download(http.url("/a.csv"), spool.path, quick()); });
+  CHECK(a.kind == ErrorKind::transient);
+  CHECK(a.http_status == 429);
+  REQUIRE(a.retry_after);
+  CHECK(*a.retry_after == std::chrono::seconds{1});
+  auto const b = transport_error(
+    [&] { loader::net::download(http.url("/b.csv"), spool.path, quick()); });
+  REQUIRE(b.retry_after);
+  CHECK(*b.retry_after == std::chrono::seconds{7});
+  auto const c = transport_error(
+    [&] { loader::net::download(http.url("/c.csv"), spool.path, quick()); });
+  CHECK_FALSE(c.retry_after);
+}
+
+TEST_CASE("download: HTTPS trusts the CA given, refuses another as config",
+          "[.http][net]")
+{
+  TempDir tls;
+  Http http{"{}", true, tls.path.string()};
+  write_file(http.root() / "day.csv", day);
+  TempDir spool;
+  auto o = quick();
+  SECTION("the right CA")
+  {
+    o.transfer.ca_file = (tls.path / "ca.pem").string();
+    auto const d = loader::net::download(http.url("/day.csv"), spool.path, o);
+    CHECK(d.sha256 == sha256_of(day));
+  }
+  SECTION("a wrong CA: config (78), nothing requested, nothing spooled")
+  {
+    o.transfer.ca_file = (tls.path / "other-ca.pem").string();
+    auto const e = transport_error(
+      [&] { loader::net::download(http.url("/day.csv"), spool.path, o); });
+    CHECK(e.kind == ErrorKind::config);
+    CHECK(loader::exit_code_of(e.kind) == 78);
+    CHECK(e.curl_code == 60); // CURLE_PEER_FAILED_VERIFICATION
+    CHECK(spool_files(spool.path).empty());
+    auto right = o.transfer;
+    right.ca_file = (tls.path / "ca.pem").string();
+    CHECK(http.count("/day.csv", right) == 0);
+  }
+  SECTION("a CA file that does not exist: config")
+  {
+    o.transfer.ca_file = (tls.path / "nonexistent.pem").string();
+    auto const e = transport_error(
+      [&] { loader::net::download(http.url("/day.csv"), spool.path, o); });
+    CHECK(e.kind == ErrorKind::config);
+    CHECK(e.curl_code == 77); // CURLE_SSL_CACERT_BADFILE
+  }
+}
+
+TEST_CASE("download: connection refused is transient", "[.http][net]")
+{
+  int port = 0;
+  {
+    Http http; // started and stopped: its port is free now
+    port = std::stoi(http.url("").substr(http.url("").rfind(':') + 1));
+  }
+  TempDir spool;
+  auto const e = transport_error([&] {
+    loader::net::download("http://127.0.0.1:" + std::to_string(port) + "/x",
+                          spool.path, quick());
+  });
+  CHECK(e.kind == ErrorKind::transient);
+  CHECK(e.curl_code == 7); // CURLE_COULDNT_CONNECT
+}
+
+TEST_CASE("download: credentials never reach a message or the debug lines",
+          "[.http][net]")
+{
+  Http http{R"({"/day.csv": ["503"]})"};
+  TempDir spool;
+  auto o = quick();
+  std::vector<std::string> lines;
+  o.transfer.debug = [&](std::string_view l) { lines.emplace_back(l); };
+  std::string const url = http.url("/day.csv");
+  std::string const with_user =
+    "http://feeduser:Sup3rSecret@" + url.substr(std::string{"http://"}.size());
+  auto const e = transport_error(
+    [&] { loader::net::download(with_user, spool.path, o); });
+  std::string const what = e.what();
+  CHECK(what.find("Sup3rSecret") == std::string::npos);
+  CHECK(what.find("feeduser") == std::string::npos);
+  CHECK(what.find("127.0.0.1") != std::string::npos);
+  REQUIRE_FALSE(lines.empty());
+  bool saw_auth = false;
+  for (auto const &l : lines)
+  {
+    CAPTURE(l);
+    CHECK(l.find("Sup3rSecret") == std::string::npos);
+    // Basic auth is base64("feeduser:Sup3rSecret").
+    CHECK(l.find("ZmVlZHVzZXI6U3VwM3JTZWNyZXQ=") == std::string::npos);
+    if (l.find("Authorization: [redacted]") != std::string::npos)
+      saw_auth = true;
+  }
+  CHECK(saw_auth);
+}
+
+TEST_CASE("download: netrc credentials are used; a missing netrc is config",
+          "[.http][net]")
+{
+  Http http;
+  write_file(http.root() / "day.csv", day);
+  TempDir spool;
+  auto o = quick();
+  SECTION("used")
+  {
+    fs::path const netrc = spool.path.parent_path() /
+                           (spool.path.filename().string() + ".netrc");
+    write_file(netrc, "machine 127.0.0.1 login feeduser password pw\n");
+    o.transfer.netrc_file = netrc.string();
+    auto const d = loader::net::download(http.url("/day.csv"), spool.path, o);
+    fs::remove(netrc);
+    CHECK(d.sha256 == sha256_of(day));
+    CHECK(http.requests("/day.csv").find(R"("Authorization": "[present]")") !=
+          std::string::npos);
+  }
+  SECTION("missing")
+  {
+    o.transfer.netrc_file = (spool.path / "no-such-netrc").string();
+    auto const e = transport_error(
+      [&] { loader::net::download(http.url("/day.csv"), spool.path, o); });
+    CHECK(e.kind == ErrorKind::config);
+    CHECK(http.count("/day.csv") == 0);
+  }
+}
+
+TEST_CASE("download: file:// URLs, present and missing", "[.http][net]")
+{
+  TempDir in;
+  TempDir spool;
+  write_file(in.path / "day.csv", day);
+  auto const d = loader::net::download("file://" + (in.path / "day.csv").string(),
+                                       spool.path, quick());
+  CHECK(d.sha256 == sha256_of(day));
+  CHECK(d.http_status == 0);
+  CHECK(read_file(d.path) == day);
+  auto const e = transport_error([&] {
+    loader::net::download("file://" + (in.path / "later.csv").string(),
+                          spool.path, quick());
+  });
+  CHECK(e.kind == ErrorKind::transient);
+  CHECK(e.not_delivered);
+}
+
+TEST_CASE("download: an unsupported scheme is config, before any transfer",
+          "[unit][net]")
+{
+  TempDir spool;
+  auto const e = transport_error([&] {
+    loader::net::download("gopher://127.0.0.1:1/x", spool.path, quick());
+  });
+  CHECK(e.kind == ErrorKind::config);
+  CHECK(spool_files(spool.path).empty());
+}
+
+TEST_CASE("post: the webhook gets the body and Idempotency-Key; statuses "
+          "are returned",
+          "[.http][net]")
+{
+  Http http{R"({"/hook": ["500", "500", "200", "400"]})"};
+  std::vector<std::string> const headers{"Content-Type: application/json",
+                                         "Idempotency-Key: batch-7:published"};
+  std::string const body = R"({"batch_id":7,"kind":"published"})";
+  std::vector<long> statuses;
+  for (int i = 0; i < 4; ++i)
+    statuses.push_back(
+      loader::net::post(http.url("/hook"), body, headers).http_status);
+  CHECK(statuses == std::vector<long>{500, 500, 200, 400});
+  CHECK(loader::classify_http_status(500) == ErrorKind::transient);
+  CHECK(http.count("/hook") == 4);
+  auto const log = http.requests("/hook");
+  std::size_t keys = 0;
+  for (auto p = log.find("batch-7:published"); p != std::string::npos;
+       p = log.find("batch-7:published", p + 1))
+    ++keys;
+  CHECK(keys == 4);
+  CHECK(log.find(R"(\"batch_id\":7)") != std::string::npos);
+}
+
+namespace
+{
+class Smtp
+{
+public:
+  explicit Smtp(std::string const &script) :
+          m_server{{tools_dir + "/smtp_server.py", "--record-dir",
+                    m_dir.path.string(), "--script", script}}
+  {}
+  std::string url() const
+  {
+    return "smtp://127.0.0.1:" + std::to_string(m_server.port());
+  }
+  std::string log() const { return read_file(m_dir.path / "log.jsonl"); }
+
+private:
+  TempDir m_dir;
+  Server m_server;
+};
+
+std::string const mail =
+  "From: loader@example.com\r\nTo: finance@example.com\r\n"
+  "Message-ID: <batch-7.published@invoice-loader>\r\n"
+  "Subject: batch 7 published\r\n\r\nBatch 7 is published.\r\n"
+  ".a line that starts with a dot\r\n";
+} // namespace
+
+TEST_CASE("send_mail: accepted, in doubt, rejected, not sent", "[.http][net]")
+{
+  using loader::net::MailOutcome;
+  Smtp smtp{R"(["accept", "drop_after_data", "reject_rcpt:550",
+                "reject_data:554", "drop_before_data"])"};
+  std::vector<std::string> const to{"finance@example.com"};
+  auto send = [&] {
+    return loader::net::send_mail(smtp.url(), "loader@example.com", to, mail);
+  };
+  auto const accepted = send();
+  CHECK(accepted.outcome == MailOutcome::accepted);
+  CHECK(accepted.data_accepted());
+  CHECK(accepted.smtp_code == 250);
+
+  auto const dropped = send();
+  CHECK(dropped.outcome == MailOutcome::in_doubt);
+  CHECK(dropped.kind == ErrorKind::in_doubt);
+  CHECK_FALSE(dropped.data_accepted());
+
+  auto const rcpt = send();
+  CHECK(rcpt.outcome == MailOutcome::rejected);
+  CHECK(rcpt.smtp_code == 550);
+  CHECK(rcpt.kind == ErrorKind::config);
+
+  auto const data = send();
+  CHECK(data.outcome == MailOutcome::rejected);
+  CHECK(data.smtp_code == 554);
+
+  auto const before = send();
+  CHECK(before.outcome == MailOutcome::not_sent);
+  CHECK(before.kind == ErrorKind::transient);
+
+  // The server kept the accepted and the dropped message, both whole.
+  auto const log = smtp.log();
+  CHECK(log.find(R"("outcome": "accepted")") != std::string::npos);
+  CHECK(log.find(R"("outcome": "dropped", "file")") != std::string::npos);
+  std::size_t ids = 0;
+  for (auto p = log.find("<batch-7.published@invoice-loader>");
+       p != std::string::npos;
+       p = log.find("<batch-7.published@invoice-loader>", p + 1))
+    ++ids;
+  CHECK(ids == 2);
+}
