@@ -2,8 +2,10 @@
 # install-deps.sh: install the Debian 12 packages that building and testing
 # invoice-loader need: compiler and CMake, PostgreSQL 15 with pgTAP and
 # pg_cron, libpqxx/libpq, Boost.Program_options, Catch2 v2, pg_prove,
-# libcurl and OpenSSL, and time (/usr/bin/time, for the benchmarks' peak
-# memory; scripts/bench.sh installs pgloader itself when it runs in full).
+# libcurl and OpenSSL, curl(1), openssl(1) and python3 (the transport
+# tests' loopback servers, tests/tools/README.md), and time (/usr/bin/time,
+# for the benchmarks' peak memory; scripts/bench.sh installs pgloader
+# itself when it runs in full).
 #
 # Usage: scripts/install-deps.sh
 #
@@ -30,6 +32,9 @@ packages=(
   libcurl4-openssl-dev
   libssl-dev
   ca-certificates
+  curl
+  openssl
+  python3
   time
 )
 

@@ -155,6 +155,8 @@ class Handler(BaseHTTPRequestHandler):
         if name == "drop":  # close without any answer (curl 52)
             self.hard_close()
             return 0, 0
+        if name == "redirect":  # 302 to arg (a path or a whole URL)
+            return 302, self.reply(302, b"moved\n", {"Location": arg})
         if name == "stall":  # headers, then silence for arg seconds
             data = self.read_file(root, path) or b"x" * 100
             self.send_response(200)

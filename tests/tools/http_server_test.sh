@@ -69,6 +69,7 @@ start plain --root "$work/root" --script '{
   "/stall.csv": ["stall:20"],
   "/swap.csv": ["as:other.csv"],
   "/drop.csv": ["drop"],
+  "/moved.csv": ["redirect:/other.csv", "redirect:/other.csv"],
   "/hook": ["500", "500", "200", "400"]}'
 cp "$work/root/day.csv" "$work/root/cut.csv"
 cp "$work/root/day.csv" "$work/root/stall.csv"
@@ -117,6 +118,13 @@ rc=0
 get "$base/drop.csv" >/dev/null || rc=$?
 [[ $rc -eq 52 ]] || fail "drop: curl exit $rc, not 52 (empty reply)"
 pass "drop: connection closed without an answer"
+
+[[ $(get "$base/moved.csv") == 302 ]] || fail "redirect: no 302"
+grep -qi '^Location: /other.csv' "$work/headers" || fail "redirect: no Location"
+[[ $(get -L "$base/moved.csv") == 200 ]] || fail "redirect: -L did not follow"
+cmp -s "$work/body" "$work/root/other.csv" || fail "redirect: not the target"
+[[ $(get "$base/moved.csv") == 404 ]] || fail "redirect: script not used up"
+pass "redirect:TARGET answers 302 with Location"
 
 [[ $(get "$base/swap.csv") == 200 ]] || fail "as: no 200"
 cmp -s "$work/body" "$work/root/other.csv" || fail "as: not other.csv's body"

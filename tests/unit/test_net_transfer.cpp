@@ -217,7 +217,8 @@ TEST_CASE("download: a 503 throws transient after one request; the caller "
   {
     CAPTURE(call);
     auto const e = transport_error(
-      [&] { loader::net::download(http.url("/day3.csv"), spool.path, quick()); });
+      [&] { loader::net::download(http.url("/day3.csv"), spool.path,
+                                  quick()); });
     CHECK(e.kind == ErrorKind::transient);
     CHECK(e.http_status == 503);
     CHECK_FALSE(e.not_delivered);
@@ -359,7 +360,8 @@ TEST_CASE("download: 404 and 410 are not delivered yet", "[.http][net]")
   CHECK(missing.not_delivered);
   CHECK(missing.http_status == 404);
   auto const gone = transport_error(
-    [&] { loader::net::download(http.url("/gone.csv"), spool.path, quick()); });
+    [&] { loader::net::download(http.url("/gone.csv"), spool.path,
+                                quick()); });
   CHECK(gone.not_delivered);
   CHECK(gone.http_status == 410);
   CHECK(spool_files(spool.path).empty());
@@ -503,8 +505,8 @@ TEST_CASE("download: file:// URLs, present and missing", "[.http][net]")
   TempDir in;
   TempDir spool;
   write_file(in.path / "day.csv", day);
-  auto const d = loader::net::download("file://" + (in.path / "day.csv").string(),
-                                       spool.path, quick());
+  auto const d = loader::net::download(
+    "file://" + (in.path / "day.csv").string(), spool.path, quick());
   CHECK(d.sha256 == sha256_of(day));
   CHECK(d.http_status == 0);
   CHECK(read_file(d.path) == day);
@@ -620,4 +622,183 @@ TEST_CASE("send_mail: accepted, in doubt, rejected, not sent", "[.http][net]")
        p = log.find("<batch-7.published@invoice-loader>", p + 1))
     ++ids;
   CHECK(ids == 2);
+}
+
+TEST_CASE("download: redirects are followed a few times, never to a weaker "
+          "scheme",
+          "[.http][net]")
+{
+  std::string loop = R"({"/loop.csv": [)";
+  for (int i = 0; i < 8; ++i) loop += std::string{i ? "," : ""} +
+                                      R"("redirect:/loop.csv")";
+  loop += R"(], "/moved.csv": ["redirect:/day.csv"]})";
+  Http http{loop};
+  write_file(http.root() / "day.csv", day);
+  TempDir spool;
+  SECTION("one redirect: the target's body, its URL")
+  {
+    auto const d =
+      loader::net::download(http.url("/moved.csv"), spool.path, quick());
+    CHECK(d.sha256 == sha256_of(day));
+    CHECK(d.url == http.url("/day.csv"));
+    CHECK(http.count("/moved.csv") == 1);
+    CHECK(http.count("/day.csv") == 1);
+  }
+  SECTION("a loop: config after max_redirects + 1 requests")
+  {
+    auto const e = transport_error(
+      [&] { loader::net::download(http.url("/loop.csv"), spool.path,
+                                  quick()); });
+    CHECK(e.kind == ErrorKind::config);
+    CHECK(e.curl_code == 47); // CURLE_TOO_MANY_REDIRECTS
+    CHECK(http.count("/loop.csv") == 6);
+    CHECK(spool_files(spool.path).empty());
+  }
+  SECTION("max_redirects 0: the 302 itself is a config error")
+  {
+    auto o = quick();
+    o.transfer.max_redirects = 0;
+    auto const e = transport_error(
+      [&] { loader::net::download(http.url("/moved.csv"), spool.path, o); });
+    CHECK(e.kind == ErrorKind::config);
+    CHECK(e.http_status == 302);
+    CHECK(http.count("/day.csv") == 0);
+  }
+}
+
+TEST_CASE("download: an https feed is never redirected to http",
+          "[.http][net]")
+{
+  Http plain;
+  write_file(plain.root() / "day.csv", day);
+  TempDir tls;
+  Http secure{R"({"/day.csv": ["redirect:)" + plain.url("/day.csv") + R"("]})",
+              true, tls.path.string()};
+  TempDir spool;
+  auto o = quick();
+  o.transfer.ca_file = (tls.path / "ca.pem").string();
+  auto const e = transport_error(
+    [&] { loader::net::download(secure.url("/day.csv"), spool.path, o); });
+  CHECK(e.kind == ErrorKind::config);
+  CHECK(e.curl_code == 1); // CURLE_UNSUPPORTED_PROTOCOL
+  CHECK(plain.count("/day.csv") == 0);
+}
+
+TEST_CASE("download: progress is reported with the total", "[.http][net]")
+{
+  Http http;
+  std::string big(300'000, 'x');
+  write_file(http.root() / "big.csv", big);
+  TempDir spool;
+  auto o = quick();
+  std::int64_t last_done = -1, last_total = 0;
+  int calls = 0;
+  o.transfer.progress = [&](std::int64_t done, std::int64_t total) {
+    ++calls;
+    if (total > 0) last_total = total;
+    last_done = done;
+  };
+  auto const d = loader::net::download(http.url("/big.csv"), spool.path, o);
+  CHECK(d.size == big.size());
+  CHECK(calls > 0);
+  CHECK(last_done == static_cast<std::int64_t>(big.size()));
+  CHECK(last_total == static_cast<std::int64_t>(big.size()));
+}
+
+TEST_CASE("remove_stale_temporaries: only old .part- files go",
+          "[unit][net]")
+{
+  TempDir spool;
+  write_file(spool.path / ".part-old", "x");
+  write_file(spool.path / ".part-new", "x");
+  write_file(spool.path / std::string(64, 'a'), "kept");
+  write_file(spool.path / "abc.meta", "sha256=...\n");
+  auto const old = fs::file_time_type::clock::now() - std::chrono::hours{2};
+  fs::last_write_time(spool.path / ".part-old", old);
+  fs::last_write_time(spool.path / std::string(64, 'a'), old);
+  CHECK(loader::net::remove_stale_temporaries(spool.path.string(),
+                                              std::chrono::hours{1}) == 1);
+  CHECK(spool_files(spool.path) ==
+        std::vector<std::string>{".part-new", std::string(64, 'a'),
+                                 "abc.meta"});
+  CHECK(loader::net::remove_stale_temporaries(
+          (spool.path / "missing").string(), std::chrono::hours{1}) == 0);
+}
+
+TEST_CASE("send_mail: STARTTLS with the CA, AUTH from the URL, no password "
+          "in the debug lines",
+          "[.http][net]")
+{
+  using loader::net::MailOutcome;
+  TempDir tls;
+  {
+    // The certificates http_server.py makes; start it once to get them.
+    Http make{"{}", true, tls.path.string()};
+  }
+  TempDir rec;
+  Server smtp{{tools_dir + "/smtp_server.py", "--record-dir",
+               rec.path.string(), "--tls-dir", tls.path.string(), "--auth",
+               "mailer:pw0rd"}};
+  std::string const host = "127.0.0.1:" + std::to_string(smtp.port());
+  std::vector<std::string> const to{"finance@example.com"};
+  loader::net::MailOptions o;
+  o.require_tls = true;
+  o.transfer.ca_file = (tls.path / "ca.pem").string();
+  std::vector<std::string> lines;
+  o.transfer.debug = [&](std::string_view l) { lines.emplace_back(l); };
+
+  SECTION("the right password: accepted over TLS")
+  {
+    auto const r = loader::net::send_mail("smtp://mailer:pw0rd@" + host,
+                                          "loader@example.com", to, mail, o);
+    CHECK(r.outcome == MailOutcome::accepted);
+    CHECK(r.detail.find("pw0rd") == std::string::npos);
+    bool saw_auth = false;
+    for (auto const &l : lines)
+    {
+      CAPTURE(l);
+      CHECK(l.find("pw0rd") == std::string::npos);
+      CHECK(l.find("cHcwcmQ") == std::string::npos); // base64 "pw0rd"
+      if (l == "> AUTH [redacted]") saw_auth = true;
+    }
+    CHECK(saw_auth);
+    CHECK(read_file(rec.path / "log.jsonl").find(R"("outcome": "accepted")") !=
+          std::string::npos);
+  }
+  SECTION("a wrong password: rejected, permission, not sent")
+  {
+    auto const r = loader::net::send_mail("smtp://mailer:nope@" + host,
+                                          "loader@example.com", to, mail, o);
+    CHECK(r.outcome == MailOutcome::rejected);
+    CHECK(r.kind == ErrorKind::permission);
+    CHECK(r.smtp_code == 535);
+    CHECK(r.detail.find("nope") == std::string::npos);
+  }
+  SECTION("a wrong CA: not sent, config")
+  {
+    o.transfer.ca_file = (tls.path / "other-ca.pem").string();
+    auto const r = loader::net::send_mail("smtp://mailer:pw0rd@" + host,
+                                          "loader@example.com", to, mail, o);
+    CHECK(r.outcome == MailOutcome::not_sent);
+    CHECK(r.kind == ErrorKind::config);
+    CHECK(r.curl_code == 60);
+  }
+}
+
+TEST_CASE("send_mail: a server that is not there: not sent, transient",
+          "[.http][net]")
+{
+  int port = 0;
+  {
+    TempDir rec;
+    Server gone{{tools_dir + "/smtp_server.py", "--record-dir",
+                 rec.path.string()}};
+    port = gone.port();
+  }
+  auto const r = loader::net::send_mail(
+    "smtp://127.0.0.1:" + std::to_string(port), "a@example.com",
+    {"b@example.com"}, mail);
+  CHECK(r.outcome == loader::net::MailOutcome::not_sent);
+  CHECK(r.kind == ErrorKind::transient);
+  CHECK(r.curl_code == 7);
 }

@@ -11,6 +11,8 @@
 
 #include <curl/header.h>
 
+#include "core/version.hpp"
+
 namespace loader::net::detail
 {
 void global_init()
@@ -53,7 +55,8 @@ bool istarts_with(std::string_view s, std::string_view prefix) noexcept
 std::string redact_sent_line(std::string_view line)
 {
   static char const *const secret_headers[] = {
-    "authorization:", "proxy-authorization:", "cookie:"};
+    "authorization:", "proxy-authorization:", "cookie:", "x-api-key:",
+    "x-auth-token:"};
   for (char const *h : secret_headers)
     if (istarts_with(line, h))
       return std::string{line.substr(0, std::strlen(h))} + " [redacted]";
@@ -71,13 +74,23 @@ std::string redact_sent_line(std::string_view line)
   return line.empty() ? std::string{} : "[redacted]";
 }
 
+std::size_t discard(char *, std::size_t, std::size_t n, void *) { return n; }
+
 int on_progress(void *user, curl_off_t dltotal, curl_off_t dlnow,
                 curl_off_t, curl_off_t)
 {
   auto const &cb =
     *static_cast<std::function<void(std::int64_t, std::int64_t)> *>(user);
-  cb(static_cast<std::int64_t>(dlnow),
-     dltotal > 0 ? static_cast<std::int64_t>(dltotal) : -1);
+  try
+  {
+    cb(static_cast<std::int64_t>(dlnow),
+       dltotal > 0 ? static_cast<std::int64_t>(dltotal) : -1);
+  }
+  catch (...)
+  {
+    // No exception may cross libcurl's C frames; a progress display that
+    // fails is not worth failing the transfer for.
+  }
   return 0;
 }
 } // namespace
@@ -130,13 +143,12 @@ std::string allowed(std::vector<std::string> const &wanted)
   return out;
 }
 
-/// Debug lines: split libcurl's chunks into lines, redact, hand over.
 namespace
 {
-int debug_trampoline(CURL *h, curl_infotype type, char *data,
-                            std::size_t size, void *user)
+/// Debug lines: split libcurl's chunks into lines, redact, hand over.
+int debug_trampoline(CURL *, curl_infotype type, char *data, std::size_t size,
+                     void *user)
 {
-  (void)h;
   if (type != CURLINFO_TEXT and type != CURLINFO_HEADER_IN and
       type != CURLINFO_HEADER_OUT)
     return 0;
@@ -157,7 +169,14 @@ int debug_trampoline(CURL *h, curl_infotype type, char *data,
                           : std::string{line};
     if (type == CURLINFO_HEADER_IN and istarts_with(line, "set-cookie:"))
       shown = "Set-Cookie: [redacted]";
-    (*ctx.sink)(prefix + scrub(std::move(shown), *ctx.secrets));
+    try
+    {
+      (*ctx.sink)(prefix + scrub(std::move(shown), *ctx.secrets));
+    }
+    catch (...)
+    {
+      return 0; // never through libcurl's C frames; drop the line
+    }
   }
   return 0;
 }
@@ -198,7 +217,8 @@ Easy::Easy(std::string const &url, TransferOptions const &options,
   // SMTP's reply wait uses its own timer; bound it the same way.
   set(CURLOPT_SERVER_RESPONSE_TIMEOUT,
       std::max(1L, static_cast<long>(m_options.low_speed_time.count())));
-  set(CURLOPT_USERAGENT, "invoice-loader");
+  set(CURLOPT_USERAGENT,
+      (std::string{"invoice-loader/"} + loader::version).c_str());
 
   if (not m_options.ca_file.empty())
     set(CURLOPT_CAINFO, m_options.ca_file.c_str());
@@ -219,7 +239,7 @@ Easy::Easy(std::string const &url, TransferOptions const &options,
   {
     std::string known = m_options.ssh_known_hosts;
     if (known.empty())
-      if (char const *home = std::getenv("HOME")) // NOLINT(concurrency-mt-unsafe)
+      if (char const *home = std::getenv("HOME"))
         known = std::string{home} + "/.ssh/known_hosts";
     // Without a known_hosts file libcurl accepts any host key.
     if (known.empty() or ::access(known.c_str(), R_OK) != 0)
@@ -245,6 +265,9 @@ Easy::Easy(std::string const &url, TransferOptions const &options,
     set(CURLOPT_XFERINFODATA, static_cast<void *>(&m_options.progress));
     set(CURLOPT_NOPROGRESS, 0L);
   }
+  // Whatever a transfer receives goes nowhere unless the caller says where
+  // (libcurl's default writes it to stdout).
+  set(CURLOPT_WRITEFUNCTION, discard);
   set(CURLOPT_URL, m_url.c_str());
 }
 
@@ -285,8 +308,8 @@ std::string Easy::header(char const *name) const
 
 std::string Easy::error_text(CURLcode code) const
 {
-  std::string text = m_errbuf[0] != '\0' ? std::string{m_errbuf}
-                                         : std::string{curl_easy_strerror(code)};
+  std::string text{m_errbuf[0] != '\0' ? m_errbuf
+                                        : curl_easy_strerror(code)};
   while (not text.empty() and (text.back() == '\n' or text.back() == '\r'))
     text.pop_back();
   return scrub(std::move(text), m_secrets);

@@ -306,9 +306,10 @@ Downloaded download(std::string const &url, std::string const &spool_dir,
     std::string const after = easy.header("Retry-After");
     std::string reason = "HTTP " + std::to_string(status);
     if (status == 304) reason += " without a conditional request";
-    throw TransportError{classify_http_status(static_cast<int>(status)),
+    int const s = static_cast<int>(status);
+    throw TransportError{classify_http_status(s),
                          "GET " + easy.redacted_url() + ": " + reason, 0,
-                         status, is_not_delivered_http(static_cast<int>(status)),
+                         status, is_not_delivered_http(s),
                          after.empty() ? std::nullopt
                                        : parse_retry_after(after)};
   }
@@ -352,5 +353,24 @@ Downloaded download(std::string const &url, std::string const &spool_dir,
       }
   }
   return out;
+}
+
+std::size_t remove_stale_temporaries(std::string const &spool_dir,
+                                     std::chrono::seconds older_than)
+{
+  std::error_code ec;
+  std::size_t removed = 0;
+  auto const cutoff = fs::file_time_type::clock::now() - older_than;
+  for (fs::directory_iterator it{spool_dir, ec}, end; not ec and it != end;
+       it.increment(ec))
+  {
+    std::string const name = it->path().filename().string();
+    if (name.rfind(".part-", 0) != 0) continue;
+    std::error_code e2;
+    auto const t = fs::last_write_time(it->path(), e2);
+    if (e2 or t > cutoff) continue;
+    if (fs::remove(it->path(), e2)) ++removed;
+  }
+  return removed;
 }
 } // namespace loader::net

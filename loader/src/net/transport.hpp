@@ -114,6 +114,13 @@ struct DownloadOptions
 Downloaded download(std::string const &url, std::string const &spool_dir,
                     DownloadOptions const &options = {});
 
+/// Remove the temporary files (".part-*") an interrupted download (a
+/// killed process) left in spool_dir, if not modified for older_than.
+/// Complete spooled files and sidecars are never touched.  Returns how
+/// many were removed; a missing spool_dir is 0.
+std::size_t remove_stale_temporaries(std::string const &spool_dir,
+                                     std::chrono::seconds older_than);
+
 /// The server's answer to a POST.  HTTP errors are not thrown: the caller
 /// decides with classify_http_status(http_status).
 struct PostResult
@@ -172,7 +179,8 @@ struct MailOptions
 /// whether the message may have been delivered.
 MailResult send_mail(std::string const &url, std::string const &from,
                      std::vector<std::string> const &to,
-                     std::string_view message, MailOptions const &options = {});
+                     std::string_view message,
+                     MailOptions const &options = {});
 
 /// The URL with its userinfo (user, password, login options) removed,
 /// parsed by libcurl's URL API; for every log line and message.  A string

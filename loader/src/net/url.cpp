@@ -94,7 +94,8 @@ std::string_view name_of(MailOutcome outcome) noexcept
 }
 
 std::optional<std::chrono::seconds>
-parse_retry_after(std::string_view value, std::chrono::system_clock::time_point now)
+parse_retry_after(std::string_view value,
+                  std::chrono::system_clock::time_point now)
 {
   while (not value.empty() and (value.front() == ' ' or value.front() == '\t'))
     value.remove_prefix(1);
