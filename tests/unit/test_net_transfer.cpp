@@ -15,7 +15,12 @@
 #include <string>
 #include <vector>
 
+#include <thread>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -801,4 +806,77 @@ TEST_CASE("send_mail: a server that is not there: not sent, transient",
   CHECK(r.outcome == loader::net::MailOutcome::not_sent);
   CHECK(r.kind == ErrorKind::transient);
   CHECK(r.curl_code == 7);
+}
+
+namespace
+{
+/// A loopback listener that resets (SO_LINGER 0) the first connection
+/// as soon as it is accepted: a TLS handshake cut by the network.
+class Resetter
+{
+public:
+  Resetter()
+  {
+    m_fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    if (m_fd < 0 or
+        ::bind(m_fd, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0 or
+        ::listen(m_fd, 4) != 0 or
+        ::getsockname(m_fd, reinterpret_cast<sockaddr *>(&a), &len) != 0)
+      FAIL("cannot listen on loopback");
+    m_port = ntohs(a.sin_port);
+    m_thread = std::thread{[this] {
+      int const c = ::accept(m_fd, nullptr, nullptr);
+      if (c < 0) return;
+      linger l{1, 0};
+      ::setsockopt(c, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+      char buf[512];
+      (void)::recv(c, buf, sizeof buf, 0); // the ClientHello
+      ::close(c);
+    }};
+  }
+  ~Resetter()
+  {
+    ::shutdown(m_fd, SHUT_RDWR);
+    ::close(m_fd);
+    m_thread.join();
+  }
+  int port() const noexcept { return m_port; }
+
+private:
+  int m_fd = -1;
+  int m_port = 0;
+  std::thread m_thread;
+};
+} // namespace
+
+TEST_CASE("download: TLS handshake failures: a reset is transient, a "
+          "protocol mismatch config",
+          "[.http][net]")
+{
+  TempDir spool;
+  SECTION("reset during the handshake: transient")
+  {
+    Resetter r;
+    auto const e = transport_error([&] {
+      loader::net::download("https://127.0.0.1:" + std::to_string(r.port()) +
+                              "/day.csv",
+                            spool.path, quick());
+    });
+    CHECK(e.curl_code == 35); // CURLE_SSL_CONNECT_ERROR
+    CHECK(e.kind == ErrorKind::transient);
+  }
+  SECTION("https:// to a plain HTTP server: config")
+  {
+    Http http;
+    std::string const url = "https" + http.url("/day.csv").substr(4);
+    auto const e = transport_error(
+      [&] { loader::net::download(url, spool.path, quick()); });
+    CHECK(e.curl_code == 35);
+    CHECK(e.kind == ErrorKind::config);
+  }
+  CHECK(spool_files(spool.path).empty());
 }

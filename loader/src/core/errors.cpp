@@ -136,7 +136,8 @@ ErrorKind classify_curl(int code) noexcept
 
   // The same settings fail the same way: the URL, the CA, the TLS setup.
   // A TLS handshake failure (35) is config too: with a wrong CA or a
-  // protocol mismatch it never heals by itself.
+  // protocol mismatch it never heals by itself (net/ makes one that a
+  // socket error caused, a reset mid-handshake, transient).
   case CURLE_UNSUPPORTED_PROTOCOL:
   case CURLE_URL_MALFORMAT:
   case CURLE_NOT_BUILT_IN:

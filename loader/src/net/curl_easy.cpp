@@ -319,7 +319,15 @@ void throw_curl(Easy const &easy, std::string const &verb, CURLcode code)
 {
   std::string after = easy.header("Retry-After");
   long const status = easy.response_code();
-  throw TransportError{classify_curl(code),
+  ErrorKind kind = classify_curl(code);
+  // A TLS handshake that failed because the socket did (a reset, errno
+  // set) is a network failure like any other; one the TLS layer refused
+  // (wrong version, an alert, errno 0) stays config.
+  long os_errno = 0;
+  curl_easy_getinfo(easy.get(), CURLINFO_OS_ERRNO, &os_errno);
+  if (code == CURLE_SSL_CONNECT_ERROR and os_errno != 0)
+    kind = ErrorKind::transient;
+  throw TransportError{kind,
                        verb + " " + easy.redacted_url() + ": " +
                          easy.error_text(code) + " (curl " +
                          std::to_string(static_cast<int>(code)) + ")",
