@@ -1,6 +1,11 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <string>
+
+#include <unistd.h>
 
 #include <curl/curl.h>
 
@@ -223,4 +228,48 @@ TEST_CASE("parse_retry_after: delta-seconds and HTTP dates", "[unit][net]")
     CHECK_FALSE(parse_retry_after("10 minutes", now));
     CHECK_FALSE(parse_retry_after("Sun, 99 Nov 1994 99:99:99 GMT", now));
   }
+}
+
+TEST_CASE("expand_feed_template: every {date} becomes the business date",
+          "[unit][net]")
+{
+  using loader::net::expand_feed_template;
+  CHECK(expand_feed_template("https://x.example/acme/{date}.csv",
+                             "2026-11-30") ==
+        "https://x.example/acme/2026-11-30.csv");
+  CHECK(expand_feed_template("https://x.example/{date}/inv-{date}.csv",
+                             "2026-11-30") ==
+        "https://x.example/2026-11-30/inv-2026-11-30.csv");
+  CHECK(expand_feed_template("https://x.example/fixed.csv", "2026-11-30") ==
+        "https://x.example/fixed.csv");
+}
+
+TEST_CASE("manifest_url_for: the suffix goes on the path, before a query",
+          "[unit][net]")
+{
+  using loader::net::manifest_url_for;
+  CHECK(manifest_url_for("https://x.example/acme/2026-11-30.csv") ==
+        "https://x.example/acme/2026-11-30.csv.manifest.json");
+  CHECK(manifest_url_for("https://x.example/d.csv?token=abc") ==
+        "https://x.example/d.csv.manifest.json?token=abc");
+  CHECK(manifest_url_for("file:///in/d.csv") ==
+        "file:///in/d.csv.manifest.json");
+  CHECK(manifest_url_for("/in/d.csv") == "/in/d.csv.manifest.json");
+}
+
+TEST_CASE("default_spool_dir: XDG_CACHE_HOME when absolute, else /var/tmp",
+          "[unit][net]")
+{
+  char const *was = std::getenv("XDG_CACHE_HOME");
+  std::string const saved = was ? was : "";
+  ::setenv("XDG_CACHE_HOME", "/home/u/.cache", 1);
+  CHECK(loader::net::default_spool_dir() ==
+        "/home/u/.cache/invoice-loader/spool");
+  ::setenv("XDG_CACHE_HOME", "relative/cache", 1);
+  CHECK(loader::net::default_spool_dir().rfind("/var/tmp/invoice-loader-",
+                                               0) == 0);
+  ::unsetenv("XDG_CACHE_HOME");
+  CHECK(loader::net::default_spool_dir() ==
+        "/var/tmp/invoice-loader-" + std::to_string(::getuid()));
+  if (was) ::setenv("XDG_CACHE_HOME", saved.c_str(), 1);
 }

@@ -880,3 +880,30 @@ TEST_CASE("download: TLS handshake failures: a reset is transient, a "
   }
   CHECK(spool_files(spool.path).empty());
 }
+
+TEST_CASE("download: a spool directory others may write to is refused",
+          "[unit][net]")
+{
+  TempDir in;
+  write_file(in.path / "day.csv", day);
+  TempDir spool;
+  fs::permissions(spool.path, fs::perms::others_write, fs::perm_options::add);
+  auto const e = transport_error([&] {
+    loader::net::download("file://" + (in.path / "day.csv").string(),
+                          spool.path, quick());
+  });
+  CHECK(e.kind == ErrorKind::config);
+  CHECK(spool_files(spool.path).empty());
+
+  SECTION("a new one is made private")
+  {
+    auto const fresh = spool.path / "made" / "here";
+    fs::permissions(spool.path, fs::perms::others_write,
+                    fs::perm_options::remove);
+    auto const d = loader::net::download(
+      "file://" + (in.path / "day.csv").string(), fresh, quick());
+    CHECK(read_file(d.path) == day);
+    CHECK((fs::status(fresh).permissions() & fs::perms::all) ==
+          fs::perms::owner_all);
+  }
+}

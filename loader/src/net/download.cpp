@@ -38,6 +38,26 @@ void fsync_dir(std::string const &dir)
   if (rc != 0) throw_errno(err, "cannot fsync spool directory " + dir);
 }
 
+/// Create the spool directory (0700) if missing, and refuse one that
+/// someone else owns or may write to: in a shared /var/tmp another user
+/// could otherwise plant files under a hash name.
+void prepare_spool(std::string const &dir)
+{
+  std::error_code ec;
+  if (fs::create_directories(dir, ec)) ::chmod(dir.c_str(), 0700);
+  if (ec) throw_errno(ec.value(), "cannot create spool directory " + dir);
+  struct stat st{};
+  if (::stat(dir.c_str(), &st) != 0)
+    throw_errno(errno, "cannot use spool directory " + dir);
+  if (not S_ISDIR(st.st_mode) or st.st_uid != ::geteuid() or
+      (st.st_mode & 022) != 0)
+    throw TransportError{ErrorKind::config,
+                         "spool directory " + dir +
+                           " must be a directory owned by this user and "
+                           "writable by no one else",
+                         0, 0, false, std::nullopt};
+}
+
 /// A temporary file in the spool, removed unless commit() renamed it.
 class TempFile
 {
@@ -206,11 +226,7 @@ Downloaded download(std::string const &url, std::string const &spool_dir,
   std::string const scheme = scheme_of(url);
   bool const is_http = scheme == "http" or scheme == "https";
 
-  std::error_code ec;
-  fs::create_directories(spool_dir, ec);
-  if (ec)
-    throw_errno(ec.value(), "cannot create spool directory " + spool_dir);
-  ::chmod(spool_dir.c_str(), 0700);
+  prepare_spool(spool_dir);
 
   detail::Easy easy{url, options.transfer,
                     detail::allowed({"http", "https", "file", "sftp"})};

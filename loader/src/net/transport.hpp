@@ -191,6 +191,20 @@ std::string redact_url(std::string const &url);
 /// The URL's scheme in lower case ("https"), "" when it has none.
 std::string scheme_of(std::string const &url);
 
+/// A feed URL template with every "{date}" replaced by the business date
+/// (YYYY-MM-DD, which needs no URL encoding).
+std::string expand_feed_template(std::string const &url_template,
+                                 std::string const &business_date);
+
+/// The manifest next to an input: "<url>.manifest.json" (CONTRACT.md
+/// 6.4), the suffix added to the URL's path so that a query string
+/// ("?token=...") stays at the end.  A local path just gets the suffix.
+std::string manifest_url_for(std::string const &input);
+
+/// The default --spool-dir: $XDG_CACHE_HOME/invoice-loader/spool when
+/// XDG_CACHE_HOME is an absolute path, else /var/tmp/invoice-loader-<uid>.
+std::string default_spool_dir();
+
 /// Input schemes the linked libcurl offers, from http, https, file, sftp
 /// (curl_version_info), for --help and for the checks in download().
 std::vector<std::string> supported_protocols();

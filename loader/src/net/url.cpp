@@ -1,8 +1,10 @@
 // URL helpers, protocol lists and Retry-After: the parts of the transport
 // that need no transfer.
 #include <cctype>
+#include <cstdlib>
 #include <ctime>
-#include <limits>
+
+#include <unistd.h>
 
 #include "net/curl_easy.hpp"
 
@@ -64,6 +66,48 @@ std::string scheme_of(std::string const &url)
   std::string s{out};
   curl_free(out);
   return lower(s);
+}
+
+std::string expand_feed_template(std::string const &url_template,
+                                 std::string const &business_date)
+{
+  static std::string const marker = "{date}";
+  std::string out = url_template;
+  for (auto pos = out.find(marker); pos != std::string::npos;
+       pos = out.find(marker, pos + business_date.size()))
+    out.replace(pos, marker.size(), business_date);
+  return out;
+}
+
+std::string manifest_url_for(std::string const &input)
+{
+  static char const suffix[] = ".manifest.json";
+  detail::UrlHandle u{curl_url()};
+  char *path = nullptr;
+  if (input.find("://") == std::string::npos or not u or
+      curl_url_set(u.get(), CURLUPART_URL, input.c_str(),
+                   CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK or
+      curl_url_get(u.get(), CURLUPART_PATH, &path, 0) != CURLUE_OK or
+      path == nullptr)
+    return input + suffix;
+  std::string const p = std::string{path} + suffix;
+  curl_free(path);
+  char *out = nullptr;
+  if (curl_url_set(u.get(), CURLUPART_PATH, p.c_str(), 0) != CURLUE_OK or
+      curl_url_get(u.get(), CURLUPART_URL, &out, 0) != CURLUE_OK or
+      out == nullptr)
+    return input + suffix;
+  std::string s{out};
+  curl_free(out);
+  return s;
+}
+
+std::string default_spool_dir()
+{
+  if (char const *xdg = std::getenv("XDG_CACHE_HOME");
+      xdg != nullptr and xdg[0] == '/')
+    return std::string{xdg} + "/invoice-loader/spool";
+  return "/var/tmp/invoice-loader-" + std::to_string(::getuid());
 }
 
 std::vector<std::string> supported_protocols()
