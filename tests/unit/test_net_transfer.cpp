@@ -309,6 +309,29 @@ TEST_CASE("download: a changed file gets a new hash; an unchanged one a 304",
     CHECK(again.http_status == 200);
     CHECK(read_file(again.path) == day);
   }
+  SECTION("a sidecar that names no spooled file by its hash is ignored")
+  {
+    int sidecars = 0;
+    for (auto const &e : fs::directory_iterator{spool.path})
+      if (e.path().extension() == ".meta")
+      {
+        ++sidecars;
+        write_file(e.path(), "sha256=../" + std::string(61, 'a') +
+                               "\nsize=1\netag=" + first.etag + "\n");
+      }
+    CHECK(sidecars == 1);
+    // What "../aaa..." names outside the spool exists, with that size: a
+    // sidecar naming it must still not make it an earlier download.
+    fs::path const outside = spool.path.parent_path() / std::string(61, 'a');
+    write_file(outside, "x");
+    auto const again =
+      loader::net::download(http.url("/day.csv"), spool.path, quick());
+    fs::remove(outside);
+    CHECK(again.http_status == 200);
+    CHECK(again.path == first.path);
+    CHECK(http.requests("/day.csv").find("If-None-Match\": \"\\\"") ==
+          std::string::npos);
+  }
   SECTION("conditional off: a full GET")
   {
     auto o = quick();

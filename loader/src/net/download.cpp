@@ -151,6 +151,15 @@ void write_meta(std::string const &spool, std::string const &path,
   tmp.commit(path, spool);
 }
 
+/// 64 lower-case hex digits: a name in the spool, nothing else.
+bool is_sha256_hex(std::string const &s) noexcept
+{
+  if (s.size() != 64) return false;
+  for (char c : s)
+    if (not((c >= '0' and c <= '9') or (c >= 'a' and c <= 'f'))) return false;
+  return true;
+}
+
 std::uint64_t file_size_or_zero(std::string const &path, bool &exists)
 {
   struct stat st{};
@@ -250,7 +259,7 @@ Downloaded download(std::string const &url, std::string const &spool_dir,
   detail::Slist headers;
   headers.append("Accept-Encoding: identity");
   if (auto it = earlier.find("sha256");
-      it != earlier.end() and it->second.size() == 64)
+      it != earlier.end() and is_sha256_hex(it->second))
   {
     earlier_path = spool_dir + "/" + it->second;
     bool exists = false;
