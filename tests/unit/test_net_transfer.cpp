@@ -793,6 +793,14 @@ TEST_CASE("send_mail: STARTTLS with the CA, AUTH from the URL, no password "
     CHECK(read_file(rec.path / "log.jsonl").find(R"("outcome": "accepted")") !=
           std::string::npos);
   }
+  SECTION("TLS not required: STARTTLS all the same, since it is offered")
+  {
+    o.require_tls = false;
+    auto const r = loader::net::send_mail("smtp://mailer:pw0rd@" + host,
+                                          "loader@example.com", to, mail, o);
+    CHECK(r.outcome == MailOutcome::accepted);
+    CHECK(std::find(lines.begin(), lines.end(), "> STARTTLS") != lines.end());
+  }
   SECTION("a wrong password: rejected, permission, not sent")
   {
     auto const r = loader::net::send_mail("smtp://mailer:nope@" + host,
@@ -929,4 +937,26 @@ TEST_CASE("download: a spool directory others may write to is refused",
     CHECK((fs::status(fresh).permissions() & fs::perms::all) ==
           fs::perms::owner_all);
   }
+}
+
+TEST_CASE("send_mail: TLS required from a server without STARTTLS: not "
+          "sent, config",
+          "[.http][net]")
+{
+  TempDir rec;
+  Server smtp{{tools_dir + "/smtp_server.py", "--record-dir",
+               rec.path.string()}};
+  loader::net::MailOptions o;
+  o.require_tls = true;
+  auto const r = loader::net::send_mail(
+    "smtp://127.0.0.1:" + std::to_string(smtp.port()), "a@example.com",
+    {"b@example.com"}, mail, o);
+  CHECK(r.outcome == loader::net::MailOutcome::not_sent);
+  CHECK(r.kind == ErrorKind::config);
+  CHECK(r.curl_code == 64); // CURLE_USE_SSL_FAILED
+  o.require_tls = false;
+  auto const plain = loader::net::send_mail(
+    "smtp://127.0.0.1:" + std::to_string(smtp.port()), "a@example.com",
+    {"b@example.com"}, mail, o);
+  CHECK(plain.outcome == loader::net::MailOutcome::accepted);
 }
