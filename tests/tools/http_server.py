@@ -76,7 +76,19 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     # ---- plumbing -------------------------------------------------------
+    entry = None  # the request being answered, recorded by note()
+
+    def note(self, status, nbytes):
+        """Record the request with what it is about to get, before the
+        first byte goes out: a client that has its answer then always
+        finds it in /_requests."""
+        if self.entry is not None and "status" not in self.entry:
+            self.entry["status"] = status
+            self.entry["bytes"] = nbytes
+            self.server.state.record(self.entry)
+
     def reply(self, status, body=b"", headers=None, close=False):
+        self.note(status, len(body) if self.command != "HEAD" else 0)
         self.send_response(status)
         for k, v in (headers or {}).items():
             self.send_header(k, v)
@@ -153,12 +165,14 @@ class Handler(BaseHTTPRequestHandler):
         name, _, arg = (action or "200").partition(":")
         root = self.server.root
         if name == "drop":  # close without any answer (curl 52)
+            self.note(0, 0)
             self.hard_close()
             return 0, 0
         if name == "redirect":  # 302 to arg (a path or a whole URL)
             return 302, self.reply(302, b"moved\n", {"Location": arg})
         if name == "stall":  # headers, then silence for arg seconds
             data = self.read_file(root, path) or b"x" * 100
+            self.note(200, 0)
             self.send_response(200)
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
@@ -194,12 +208,14 @@ class Handler(BaseHTTPRequestHandler):
                     except (TypeError, ValueError):
                         fresh = False
                 if fresh and name != "cut":
+                    self.note(304, 0)
                     self.send_response(304)
                     for k in ("ETag", "Last-Modified"):
                         self.send_header(k, headers[k])
                     self.end_headers()
                     return 304, 0
             if name == "cut":  # half the body, then close (curl 18)
+                self.note(200, len(data) // 2)
                 self.send_response(200)
                 for k, v in headers.items():
                     self.send_header(k, v)
@@ -247,13 +263,13 @@ class Handler(BaseHTTPRequestHandler):
                  "headers": self.interesting_headers()}
         if self.command == "POST":
             entry["body"] = body_in.decode("utf-8", "replace")
+        self.entry = entry
         try:
-            status, sent = self.act(path, action, body_in)
+            self.act(path, action, body_in)
         except (ConnectionError, OSError):
-            status, sent = 0, 0
-        entry["status"] = status
-        entry["bytes"] = sent
-        self.server.state.record(entry)
+            pass
+        self.note(0, 0)  # only if nothing was sent at all
+        self.entry = None
         return None
 
     do_GET = handle_any
