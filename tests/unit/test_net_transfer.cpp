@@ -1,6 +1,8 @@
 // net/ against the real loopback servers of tests/tools (http_server.py,
 // smtp_server.py).  Tagged [.http]: hidden from the plain unit run; ctest
 // runs them as net.transfer when python3 is installed (tests/CMakeLists).
+// The cases tagged [unit][net] need no server (a refused port, file://,
+// the spool checks) and run with the other unit tests.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -452,13 +454,41 @@ TEST_CASE("download: HTTPS trusts the CA given, refuses another as config",
   }
 }
 
-TEST_CASE("download: connection refused is transient", "[.http][net]")
+namespace
 {
-  int port = 0;
+/// A loopback port bound but not listening, held for the test: a connect
+/// to it is refused, and no other process can take it meanwhile.
+class ClosedPort
+{
+public:
+  ClosedPort()
   {
-    Http http; // started and stopped: its port is free now
-    port = std::stoi(http.url("").substr(http.url("").rfind(':') + 1));
+    m_fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    if (m_fd < 0 or
+        ::bind(m_fd, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0 or
+        ::getsockname(m_fd, reinterpret_cast<sockaddr *>(&a), &len) != 0)
+      FAIL("cannot bind on loopback");
+    m_port = ntohs(a.sin_port);
   }
+  ClosedPort(ClosedPort const &) = delete;
+  ClosedPort &operator=(ClosedPort const &) = delete;
+  ~ClosedPort() { ::close(m_fd); }
+  int port() const noexcept { return m_port; }
+
+private:
+  int m_fd = -1;
+  int m_port = 0;
+};
+} // namespace
+
+TEST_CASE("download: connection refused is transient", "[unit][net]")
+{
+  ClosedPort closed;
+  int const port = closed.port();
   TempDir spool;
   auto const e = transport_error([&] {
     loader::net::download("http://127.0.0.1:" + std::to_string(port) + "/x",
@@ -822,15 +852,10 @@ TEST_CASE("send_mail: STARTTLS with the CA, AUTH from the URL, no password "
 }
 
 TEST_CASE("send_mail: a server that is not there: not sent, transient",
-          "[.http][net]")
+          "[unit][net]")
 {
-  int port = 0;
-  {
-    TempDir rec;
-    Server gone{{tools_dir + "/smtp_server.py", "--record-dir",
-                 rec.path.string()}};
-    port = gone.port();
-  }
+  ClosedPort closed;
+  int const port = closed.port();
   auto const r = loader::net::send_mail(
     "smtp://127.0.0.1:" + std::to_string(port), "a@example.com",
     {"b@example.com"}, mail);
