@@ -3,11 +3,13 @@
 # invoice-loader need: compiler and CMake, PostgreSQL 15 with pgTAP and
 # pg_cron, libpqxx/libpq, Boost.Program_options and the Boost headers
 # (UUID, Algorithm), nlohmann-json, Catch2 v2, pg_prove, libcurl and
-# OpenSSL, and time (/usr/bin/time, for the benchmarks' peak memory;
-# scripts/bench.sh installs pgloader itself when it runs in full); for the
-# package (scripts/package.sh, tests/package/): help2man (the man page),
-# man-db (man -l), dpkg-dev (dpkg-shlibdeps: the .deb's Depends) and file
-# (which dpkg-shlibdeps and CPack use to find the ELF files).
+# OpenSSL, curl(1), openssl(1) and python3 (the transport tests' loopback
+# servers, tests/tools/README.md), and time (/usr/bin/time, for the
+# benchmarks' peak memory; scripts/bench.sh installs pgloader itself when it
+# runs in full); for the package (scripts/package.sh, tests/package/):
+# help2man (the man page), man-db (man -l), dpkg-dev (dpkg-shlibdeps: the
+# .deb's Depends) and file (which dpkg-shlibdeps and CPack use to find the
+# ELF files).
 #
 # Usage: scripts/install-deps.sh          (no arguments)
 #        scripts/install-deps.sh --help   (this text; installs nothing)
@@ -44,6 +46,9 @@ packages=(
   libcurl4-openssl-dev
   libssl-dev
   ca-certificates
+  curl
+  openssl
+  python3
   time
   help2man
   man-db

@@ -3,6 +3,8 @@
 #include <cerrno>
 #include <string>
 
+#include <curl/curl.h>
+
 namespace loader
 {
 int exit_code_of(ErrorKind kind) noexcept
@@ -137,5 +139,105 @@ ErrorKind classify_errno(int err) noexcept
   case ETIMEDOUT: return ErrorKind::transient;
   default: return ErrorKind::internal;
   }
+}
+
+ErrorKind classify_curl(int code) noexcept
+{
+  switch (static_cast<CURLcode>(code))
+  {
+  // The network or the server failed this time; the same transfer may
+  // work when tried again.  A cut body (18) is one of them: the server's
+  // Content-Length promised more than arrived.
+  case CURLE_COULDNT_RESOLVE_PROXY:
+  case CURLE_COULDNT_RESOLVE_HOST:
+  case CURLE_COULDNT_CONNECT:
+  case CURLE_WEIRD_SERVER_REPLY:
+  case CURLE_HTTP2:
+  case CURLE_PARTIAL_FILE:
+  case CURLE_OUT_OF_MEMORY:
+  case CURLE_OPERATION_TIMEDOUT:
+  case CURLE_GOT_NOTHING:
+  case CURLE_SEND_ERROR:
+  case CURLE_RECV_ERROR:
+  case CURLE_SSL_SHUTDOWN_FAILED:
+  case CURLE_AGAIN:
+  case CURLE_SSH:
+  case CURLE_HTTP2_STREAM:
+  case CURLE_HTTP3:
+  case CURLE_QUIC_CONNECT_ERROR:
+  case CURLE_PROXY:
+  case CURLE_UNRECOVERABLE_POLL: return ErrorKind::transient;
+
+  // Not there (yet): file:// and sftp://.  is_not_delivered_curl().
+  case CURLE_REMOTE_FILE_NOT_FOUND:
+  case CURLE_FILE_COULDNT_READ_FILE: return ErrorKind::transient;
+
+  // The server refused who we are.
+  case CURLE_REMOTE_ACCESS_DENIED:
+  case CURLE_LOGIN_DENIED:
+  case CURLE_AUTH_ERROR: return ErrorKind::permission;
+
+  // The same settings fail the same way: the URL, the CA, the TLS setup.
+  // A TLS handshake failure (35) is config too: with a wrong CA or a
+  // protocol mismatch it never heals by itself (net/ makes one that a
+  // socket error caused, a reset mid-handshake, transient).
+  case CURLE_UNSUPPORTED_PROTOCOL:
+  case CURLE_URL_MALFORMAT:
+  case CURLE_NOT_BUILT_IN:
+  case CURLE_SSL_CONNECT_ERROR:
+  case CURLE_TOO_MANY_REDIRECTS:
+  case CURLE_INTERFACE_FAILED:
+  case CURLE_SSL_ENGINE_NOTFOUND:
+  case CURLE_SSL_ENGINE_SETFAILED:
+  case CURLE_SSL_CERTPROBLEM:
+  case CURLE_SSL_CIPHER:
+  case CURLE_PEER_FAILED_VERIFICATION:
+  case CURLE_BAD_CONTENT_ENCODING:
+  case CURLE_FILESIZE_EXCEEDED:
+  case CURLE_USE_SSL_FAILED:
+  case CURLE_SSL_ENGINE_INITFAILED:
+  case CURLE_SSL_CACERT_BADFILE:
+  case CURLE_SSL_CRL_BADFILE:
+  case CURLE_SSL_ISSUER_ERROR:
+  case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+  case CURLE_SSL_INVALIDCERTSTATUS:
+  case CURLE_SSL_CLIENTCERT:
+  case CURLE_QUOTE_ERROR: return ErrorKind::config;
+
+  default: return ErrorKind::internal;
+  }
+}
+
+ErrorKind classify_http_status(int status) noexcept
+{
+  if (status == 408 or status == 429) return ErrorKind::transient;
+  if (status >= 500 and status <= 599) return ErrorKind::transient;
+  if (status == 401 or status == 403 or status == 407)
+    return ErrorKind::permission;
+  if (is_not_delivered_http(status)) return ErrorKind::transient;
+  if (status >= 300 and status <= 499) return ErrorKind::config;
+  if (status >= 100 and status <= 299) return ErrorKind::internal;
+  // Not an HTTP status at all: a broken server or a proxy in between.
+  return ErrorKind::transient;
+}
+
+bool is_not_delivered_http(int status) noexcept
+{
+  return status == 404 or status == 410;
+}
+
+bool is_not_delivered_curl(int code) noexcept
+{
+  return code == CURLE_REMOTE_FILE_NOT_FOUND or
+         code == CURLE_FILE_COULDNT_READ_FILE;
+}
+
+ErrorKind classify_smtp_reply(int code) noexcept
+{
+  if (code == 530 or code == 534 or code == 535 or code == 538)
+    return ErrorKind::permission;
+  if (code >= 400 and code <= 499) return ErrorKind::transient;
+  if (code >= 500 and code <= 599) return ErrorKind::config;
+  return ErrorKind::internal;
 }
 } // namespace loader

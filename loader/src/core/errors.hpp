@@ -58,4 +58,33 @@ std::string one_line(std::string_view message, bool keep_context);
 
 /// Classify the errno of a failed local file operation on an input.
 ErrorKind classify_errno(int err) noexcept;
+
+/// Classify a failed libcurl transfer by its CURLcode (passed as int so
+/// this header needs no <curl/curl.h>).  Timeouts, resets, DNS and
+/// connect failures, cut bodies: transient.  TLS verification and CA
+/// problems, unsupported protocols, malformed URLs, too many redirects:
+/// config.  Login refused: permission.  A missing remote file (file://,
+/// sftp://): transient, and is_not_delivered_curl() says so.  0 (CURLE_OK)
+/// and codes not listed: internal.
+ErrorKind classify_curl(int curl_code) noexcept;
+
+/// Classify an HTTP status that ended a transfer unsuccessfully: 408, 429
+/// and 5xx transient; 401, 403 and 407 permission; 404 and 410 transient
+/// (not delivered yet: is_not_delivered_http()); other 4xx and any 3xx
+/// left unfollowed config; 1xx/2xx internal (not a failure).
+ErrorKind classify_http_status(int status) noexcept;
+
+/// Whether a failure means "the sender has not published it yet" (exit 75,
+/// nothing registered, not worth retrying within the run): HTTP 404/410,
+/// or curl's file-not-found for file:// and sftp:// (CURLE_REMOTE_FILE_
+/// NOT_FOUND 78, CURLE_FILE_COULDNT_READ_FILE 37).  The kind stays
+/// transient; net::TransportError::not_delivered carries the answer.
+bool is_not_delivered_http(int status) noexcept;
+bool is_not_delivered_curl(int curl_code) noexcept;
+
+/// Classify an SMTP reply code that refused a mail: 4xx transient;
+/// 530/534/535/538 (authentication) permission; other 5xx config (a
+/// recipient or sender the server will never take); anything else
+/// internal.
+ErrorKind classify_smtp_reply(int code) noexcept;
 } // namespace loader
