@@ -13,6 +13,8 @@ std::vector<CommandSpec> const &command_table()
     source_add_command(),
     load_command(),
     status_command(),
+    notify_command(),
+    notify_resolve_command(),
   };
   return table;
 }

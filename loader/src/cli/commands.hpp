@@ -9,4 +9,6 @@ CommandSpec migrate_command();
 CommandSpec source_add_command();
 CommandSpec load_command();
 CommandSpec status_command();
+CommandSpec notify_command();
+CommandSpec notify_resolve_command();
 } // namespace loader::cli
