@@ -10,7 +10,7 @@
 # http_count PATH: the requests that path got so far.
 # http_keys PATH: the Idempotency-Key of each request to PATH, one a line.
 # start_smtp [SCRIPT_JSON] [more options]: the SMTP server (smtp_server.py)
-#   recording into MAILDIR, its port in SMTP_PORT.
+#   recording into a new MAILDIR, its port in SMTP_PORT.
 # smtp_count [OUTCOME]: transactions in its log (of that outcome).
 # smtp_message_ids: the Message-ID of every recorded message, one a line.
 # publish DATE...: the sample batch for each date, loaded to published.
@@ -24,6 +24,7 @@ start_http() {
   local script='{}'
   [[ -n ${1:-} ]] && script=$1
   mkdir -p "$WORK/www"
+  rm -f "$WORK/http.port"
   python3 "$REPO/tests/tools/http_server.py" --root "$WORK/www" \
     --script "$script" --lifetime 300 >"$WORK/http.port" 2>"$WORK/http.err" &
   HTTP_PID=$!
@@ -40,8 +41,8 @@ http_bodies() { curl -sf "$HOOK/_requests?path=$1"; }
 start_smtp() {
   local script=${1:-[]}
   shift || true
-  MAILDIR=$WORK/mail
-  mkdir -p "$MAILDIR"
+  MAILDIR=$(mktemp -d "$WORK/mail.XXXXXX") # each server its own record
+  rm -f "$WORK/smtp.port"
   python3 "$REPO/tests/tools/smtp_server.py" --record-dir "$MAILDIR" \
     --script "$script" --lifetime 300 "$@" >"$WORK/smtp.port" 2>"$WORK/smtp.err" &
   SMTP_PID=$!

@@ -458,7 +458,7 @@ std::string mail_message(std::string const &payload,
                          std::string const &from,
                          std::vector<std::string> const &to)
 {
-  nlohmann::ordered_json const doc{parse_exact(payload)};
+  nlohmann::ordered_json const doc = parse_exact(payload);
   nlohmann::ordered_json const none = nlohmann::ordered_json::object();
   auto const &p = doc.is_object() ? doc : none;
   auto const v = [&p](char const *key) {
