@@ -15,9 +15,11 @@
 # smtp_message_ids: the Message-ID of every recorded message, one a line.
 # publish DATE...: the sample batch for each date, loaded to published.
 # notify ARGS...: `notify` as invoice_loader (RC, $WORK/out, $WORK/err).
-# notify_bg NAME ARGS...: the same in the background (bounded to 120 s),
-#   its pid in NOTIFY_PID, output in $WORK/NAME.out and $WORK/NAME.err.
+# notify_bg NAME ARGS...: the same in the background, its pid (the
+#   loader's own, for kill -KILL) in NOTIFY_PID, output in $WORK/NAME.out
+#   and $WORK/NAME.err; any still running when the test ends is killed.
 # states: "state:count ..." of every notification.
+# count_is PATH N / states_are STATES: for wait_until (evaluated each poll).
 # wait_until DESCRIPTION COMMAND...: poll (10 ms apart, at most 30 s) until
 #   COMMAND succeeds; fail otherwise.
 start_http() {
@@ -72,14 +74,17 @@ publish() {
 notify() { run invoice_loader notify "$@"; }
 notify_bg() {
   local name=$1; shift
-  timeout 120 "$INVOICE_LOADER" --dsn "dbname=$E2E_DB user=invoice_loader" \
+  "$INVOICE_LOADER" --dsn "dbname=$E2E_DB user=invoice_loader" \
     notify "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" &
   NOTIFY_PID=$!
+  NOTIFY_PIDS+=("$NOTIFY_PID")
 }
 states() {
   q "select coalesce(string_agg(state || ':' || n, ' ' order by state), '')
      from (select state, count(*) as n from ingest.notification group by state) as s"
 }
+count_is() { [[ $(http_count "$1") == "$2" ]]; }
+states_are() { [[ $(states) == "$1" ]]; }
 wait_until() {
   local what=$1 i
   shift
@@ -89,9 +94,12 @@ wait_until() {
   done
   fail "timed out waiting for $what"
 }
+NOTIFY_PIDS=()
 stop_servers() {
-  [[ -n ${HTTP_PID:-} ]] && kill "$HTTP_PID" 2>/dev/null
-  [[ -n ${SMTP_PID:-} ]] && kill "$SMTP_PID" 2>/dev/null
+  local p
+  for p in "${NOTIFY_PIDS[@]}" ${HTTP_PID:-} ${SMTP_PID:-}; do
+    kill -KILL "$p" 2>/dev/null || true
+  done
   rm -rf "$WORK"
 }
 trap stop_servers EXIT
