@@ -8,7 +8,8 @@ namespace loader
 /// process kills itself with SIGKILL right here: no cleanup, no rollback
 /// sent, no log flushed beyond one line to stderr.  Names: after_received,
 /// mid_copy, after_staged, after_validated, before_publish_commit,
-/// after_publish_commit (see docs/FAILURES.md).
+/// after_publish_commit, after_notify_send (notify: the sink accepted, the
+/// row not yet marked) (see docs/FAILURES.md).
 void failpoint(std::string_view name) noexcept;
 
 /// True when INVOICE_LOADER_FAILPOINT names this point (for points that
