@@ -109,15 +109,24 @@ public:
     {
       if (interrupted() != 0) return Turn::interrupted;
       m_lost = false;
-      std::vector<db::Notification> const claimed{retry.run(
-        "claim",
-        [&] {
-          throw_if_interrupted("claiming notifications");
-          m_db.connect();
-          if (m_rq.follow) db::listen_outbox(m_db);
-          return db::claim_notifications(m_db, m_rq.batch_size, m_claimer);
-        },
-        [&] { m_db.disconnect(); })};
+      std::vector<db::Notification> claimed;
+      try
+      {
+        claimed = retry.run(
+          "claim",
+          [&] {
+            throw_if_interrupted("claiming notifications");
+            m_db.connect();
+            if (m_rq.follow) db::listen_outbox(m_db);
+            return db::claim_notifications(m_db, m_rq.batch_size, m_claimer);
+          },
+          [&] { m_db.disconnect(); });
+      }
+      catch (LoaderError const &e)
+      {
+        if (e.kind != ErrorKind::interrupted) throw;
+        return release(Turn::interrupted);
+      }
       if (claimed.empty()) return Turn::next;
       m_log.debug("notifications claimed",
                   {{"count", static_cast<std::int64_t>(claimed.size())}});
@@ -250,6 +259,7 @@ private:
       "Idempotency-Key: " + one_header_line(n.dedupe_key)};
     retry.run("webhook " + std::to_string(n.id), [&] {
       throw_if_interrupted("sending notification " + std::to_string(n.id));
+      last = {};
       net::PostResult const r{
         net::post(m_rq.webhook_url, n.payload, headers, m_transfer)};
       last = {r.http_status, r.body_head, r.retry_after};
@@ -377,8 +387,14 @@ private:
       ++m_totals.dispatched;
       return Turn::next;
     case net::MailOutcome::in_doubt:
-      // Never resent automatically: the row stays in_doubt (its claim
-      // ends with this session) until an operator runs notify resolve.
+      // Never resent automatically: the row stays in_doubt until an
+      // operator runs notify resolve.  The in_doubt mark keeps the claim
+      // (ingest.mark_notification), and resolve refuses a row a live
+      // session holds (IV218), so the session ends here: a --follow
+      // dispatcher would otherwise hold it for days.  That releases the
+      // claims on the rest of the rows too; they are claimed again.
+      m_db.disconnect();
+      m_lost = true;
       log.error("the mail went out and no final reply came: the "
                 "notification is in doubt and will not be resent; check "
                 "the mailbox, then run: invoice-loader notify resolve "
@@ -386,7 +402,7 @@ private:
                   " --as dispatched|pending --reason TEXT",
                 {{"detail", result.detail}});
       ++m_totals.in_doubt;
-      return Turn::next;
+      return Turn::session_lost;
     case net::MailOutcome::rejected:
     case net::MailOutcome::not_sent: break;
     }
