@@ -26,6 +26,14 @@ mail-to = ops@example.com, audit@example.com
 CONF
 chmod 600 "$cfg"
 
+# The same URL on the command line is refused, without echoing it.
+notify --once --smtp-url "smtp://notifier:s3cret-pw@127.0.0.1:$SMTP_PORT" \
+  --mail-from loader@example.com --mail-to ops@example.com
+expect_rc 78
+expect_output_has "password on the command line"
+! grep -q "s3cret-pw" "$WORK/out" "$WORK/err" || fail "the refusal echoed the password"
+expect_eq "nothing sent" "0 pending:2" "$(smtp_count) $(states)"
+
 notify --config "$cfg" --once
 expect_rc 0
 expect_output_has "notify: 2 dispatched, 0 failed, 0 in doubt, 0 left pending"
