@@ -22,6 +22,7 @@
 # count_is PATH N / states_are STATES: for wait_until (evaluated each poll).
 # wait_until DESCRIPTION COMMAND...: poll (10 ms apart, at most 30 s) until
 #   COMMAND succeeds; fail otherwise.
+# shellcheck disable=SC2120 # the script is optional
 start_http() {
   local script='{}'
   [[ -n ${1:-} ]] && script=$1
@@ -40,6 +41,7 @@ http_keys() {
     python3 -c 'import json,sys; [print(r["headers"].get("Idempotency-Key", "")) for r in json.load(sys.stdin)]'
 }
 http_bodies() { curl -sf "$HOOK/_requests?path=$1"; }
+# shellcheck disable=SC2120 # the script is optional
 start_smtp() {
   local script=${1:-[]}
   shift || true

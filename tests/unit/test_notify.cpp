@@ -119,7 +119,8 @@ TEST_CASE("notify: each field is filled", "[unit][cli][notify]")
   CHECK(o.webhook_url == "https://127.0.0.1/h");
   CHECK(o.smtp_url == "smtps://127.0.0.1:465");
   CHECK(o.mail_from == "loader@example.com");
-  CHECK(o.mail_to == std::vector<std::string>{"a@example.com", "b@example.com"});
+  CHECK(o.mail_to ==
+        std::vector<std::string>{"a@example.com", "b@example.com"});
   CHECK(o.batch_size == 7);
   CHECK(o.poll_interval == std::chrono::seconds{9});
   CHECK(o.ca_file == "/ca.pem");
@@ -189,7 +190,8 @@ TEST_CASE("notify: the e-mail names the batch and keeps amounts exact",
   std::string const m{mail_message(payload, "batch_published:7",
                                    "loader@example.com",
                                    {"a@example.com", "b@example.com"})};
-  CHECK_THAT(m, Contains("Message-ID: <batch_published.7@invoice-loader>\r\n"));
+  CHECK_THAT(m,
+             Contains("Message-ID: <batch_published.7@invoice-loader>\r\n"));
   CHECK_THAT(m, Contains("To: a@example.com, b@example.com\r\n"));
   CHECK_THAT(m, Contains("Subject: [invoice-loader] batch_published: "
                          "acme-erp 2026-11-28 (batch 7)\r\n"));
