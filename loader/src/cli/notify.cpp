@@ -80,8 +80,13 @@ po::options_description options()
      "the envelope and From: address")
     ("mail-to", po::value<std::string>()->value_name("ADDR[,ADDR]"),
      "the recipients, comma-separated")
-    ("smtp-require-tls", po::bool_switch(),
-     "with smtp://: refuse to send unless STARTTLS succeeds")
+    // A value with an implicit "true", not a bool_switch: the --config
+    // file writes "smtp-require-tls = true" as --smtp-require-tls=true.
+    ("smtp-require-tls",
+     po::value<bool>()->default_value(false)->implicit_value(true)
+       ->value_name("BOOL"),
+     "with smtp://: refuse to send unless STARTTLS succeeds (in the "
+     "--config file: smtp-require-tls = true)")
     ("batch-size", po::value<std::string>()->value_name("N"),
      "notifications claimed at a time, 1-1000; default 20")
     ("poll-interval", po::value<std::string>()->value_name("SECONDS"),
