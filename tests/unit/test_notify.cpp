@@ -139,10 +139,12 @@ TEST_CASE("notify: a password in a sink URL comes from the config file",
   // Not on this process's command line (the test binary's), so accepted.
   std::string const path{private_file(
     "[notify]\nsmtp-url = smtp://u:s3cret@127.0.0.1:2525\n"
-    "mail-from = loader@example.com\nmail-to = ops@example.com\n")};
+    "mail-from = loader@example.com\nmail-to = ops@example.com\n"
+    "smtp-require-tls = true\n")};
   auto const r = parse({"--config", path.c_str(), "notify"});
   CHECK(r.options_as<NotifyRequest>().smtp_url ==
         "smtp://u:s3cret@127.0.0.1:2525");
+  CHECK(r.options_as<NotifyRequest>().require_tls);
   ::unlink(path.c_str());
 }
 
