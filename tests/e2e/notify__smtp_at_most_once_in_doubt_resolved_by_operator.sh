@@ -6,7 +6,8 @@
 # and reruns never resend it; `notify resolve` (operator only) settles it,
 # recorded in ingest.operator_action; resolved as pending, it is sent again
 # with the same Message-ID.  Both sinks: a webhook refusal (400) sends no
-# mail; both accepting dispatches the row.
+# mail; both accepting dispatches the row.  A 451 after DATA (the server
+# said no: nothing delivered) is retried; a 554 is failed, not retried.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/notify_lib.sh"
 
@@ -127,6 +128,23 @@ expect_rc 0
 expect_eq "both sinks got it" "1 3" "$(http_count /ok) $(smtp_count)"
 expect_eq "states" "dispatched:5 failed:1" "$(states)"
 expect_eq "sink recorded" webhook+smtp "$(q "select sink from ingest.outbox order by notification_id desc limit 1")"
-expect_eq "watermark" 2026-12-02 "$(watermark_of acme-erp)"
-expect_eq "published" "120 invoices, 25200.00 gross" "$(published_state)"
+
+kill "$SMTP_PID"
+start_smtp '["reject_data:451", "accept", "reject_data:554"]'
+mailargs=(--smtp-url "smtp://127.0.0.1:$SMTP_PORT" --mail-from loader@example.com --mail-to ops@example.com)
+publish 2026-12-03
+notify --once "${mailargs[@]}"
+expect_rc 0
+expect_eq "451 then accepted" "2 1" "$(smtp_count) $(smtp_count accepted)"
+expect_eq "states" "dispatched:6 failed:1" "$(states)"
+publish 2026-12-04
+notify --once "${mailargs[@]}"
+expect_rc 0
+expect_output_has "1 failed"
+expect_eq "554 not retried (rejected: the 451 and the 554)" "3 2" "$(smtp_count) $(smtp_count rejected)"
+expect_eq "states" "dispatched:6 failed:2" "$(states)"
+expect_eq "the refusal's code recorded" 554 \
+  "$(q "select last_status from ingest.outbox order by notification_id desc limit 1")"
+expect_eq "watermark" 2026-12-04 "$(watermark_of acme-erp)"
+expect_eq "published" "160 invoices, 33600.00 gross" "$(published_state)"
 check_invariants

@@ -3,12 +3,13 @@
 # (3 requests) and dispatched; a 400 is failed at once (1 request) with the
 # status and the answer's first bytes recorded; a webhook answering 503
 # past the retry budget leaves the row pending, exit 75, and a later run
-# sends it with the same key.
+# sends it with the same key.  A 401 is ours to fix: the row stays pending,
+# exit 77, one request.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/notify_lib.sh"
 
 register_source acme-erp --start-date 2026-11-27
-start_http '{"/retry": ["500", "500", "200"], "/bad": ["400"], "/down": ["503", "503", "503"]}'
+start_http '{"/retry": ["500", "500", "200"], "/bad": ["400"], "/down": ["503", "503", "503"], "/auth": ["401"]}'
 
 publish 2026-11-27
 notify --once --webhook-url "$HOOK/retry"
@@ -38,7 +39,16 @@ expect_eq "states" "dispatched:1 failed:1 pending:1" "$(states)"
 notify --once --webhook-url "$HOOK/down"
 expect_rc 0
 expect_eq "sent later, with the same key" 1 "$(http_keys /down | sort -u | wc -l)"
-expect_eq "states at the end" "dispatched:2 failed:1" "$(states)"
-expect_eq "watermark" 2026-11-29 "$(watermark_of acme-erp)"
-expect_eq "published" "60 invoices, 12600.00 gross" "$(published_state)"
+expect_eq "states" "dispatched:2 failed:1" "$(states)"
+
+publish 2026-11-30
+notify --once --webhook-url "$HOOK/auth"
+expect_rc 77
+expect_eq "a 401 is not retried" 1 "$(http_count /auth)"
+expect_eq "the row stays pending" "dispatched:2 failed:1 pending:1" "$(states)"
+notify --once --webhook-url "$HOOK/auth"
+expect_rc 0
+expect_eq "states at the end" "dispatched:3 failed:1" "$(states)"
+expect_eq "watermark" 2026-11-30 "$(watermark_of acme-erp)"
+expect_eq "published" "80 invoices, 16800.00 gross" "$(published_state)"
 check_invariants

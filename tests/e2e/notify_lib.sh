@@ -99,9 +99,8 @@ wait_until() {
 NOTIFY_PIDS=()
 stop_servers() {
   local p
-  for p in "${NOTIFY_PIDS[@]}" ${HTTP_PID:-} ${SMTP_PID:-}; do
-    kill -KILL "$p" 2>/dev/null || true
-  done
+  for p in "${NOTIFY_PIDS[@]}"; do kill -KILL "$p" 2>/dev/null || true; done
+  for p in ${HTTP_PID:-} ${SMTP_PID:-}; do kill "$p" 2>/dev/null || true; done
   rm -rf "$WORK"
 }
 trap stop_servers EXIT
