@@ -13,6 +13,8 @@ std::vector<CommandSpec> const &command_table()
     source_add_command(),
     load_command(),
     status_command(),
+    replay_command(),
+    revert_command(),
   };
   return table;
 }

@@ -9,4 +9,6 @@ CommandSpec migrate_command();
 CommandSpec source_add_command();
 CommandSpec load_command();
 CommandSpec status_command();
+CommandSpec replay_command();
+CommandSpec revert_command();
 } // namespace loader::cli
