@@ -15,6 +15,8 @@ std::vector<CommandSpec> const &command_table()
     status_command(),
     replay_command(),
     revert_command(),
+    schedule_install_command(),
+    schedule_remove_command(),
   };
   return table;
 }

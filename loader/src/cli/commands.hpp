@@ -11,4 +11,6 @@ CommandSpec load_command();
 CommandSpec status_command();
 CommandSpec replay_command();
 CommandSpec revert_command();
+CommandSpec schedule_install_command();
+CommandSpec schedule_remove_command();
 } // namespace loader::cli
