@@ -364,6 +364,19 @@ CREATE FUNCTION ingest.parse_manifest(p_manifest text, p_expect_count bigint, p_
 ALTER FUNCTION ingest.parse_manifest(p_manifest text, p_expect_count bigint, p_expect_total text, p_required boolean, p_source text, p_business_date date, p_sha256 text) OWNER TO invoice_owner;
 
 --
+-- Name: printable(text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.printable(p_text text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.printable(p_text text) OWNER TO invoice_owner;
+
+--
 -- Name: publish_batch(bigint, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -2226,6 +2239,13 @@ REVOKE ALL ON FUNCTION ingest.number_outbox_round() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION ingest.parse_manifest(p_manifest text, p_expect_count bigint, p_expect_total text, p_required boolean, p_source text, p_business_date date, p_sha256 text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION printable(p_text text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.printable(p_text text) FROM PUBLIC;
 
 
 --

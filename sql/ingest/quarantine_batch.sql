@@ -20,8 +20,9 @@ declare
   v_rejected integer;
 begin
   insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail)
-  select p_batch_id, coalesce((r ->> 'record_no')::integer, 0), r ->> 'invoice_number',
-         r ->> 'rule', r ->> 'detail'
+  select p_batch_id, coalesce((r ->> 'record_no')::integer, 0),
+         ingest.printable(r ->> 'invoice_number'), r ->> 'rule',
+         ingest.printable(r ->> 'detail')
   from jsonb_array_elements(coalesce(p_reasons, '[]'::jsonb)) as r
   on conflict do nothing;
 

@@ -73,8 +73,9 @@ begin
   --    parallel scan): one rejection row per rule they fail, with the
   --    sentence for a clerk.
   insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail)
-  select p_batch_id, l.record_no, left(l.invoice_number, 64), rule,
-         case rule
+  select p_batch_id, l.record_no, ingest.printable(left(l.invoice_number, 64)), rule,
+         -- values from the file, never raw control characters
+         ingest.printable(case rule
            when 'invoice_number.format' then
              format('invoice_number %L is not 1-64 characters of A-Z a-z 0-9 . _ / -',
                     left(l.invoice_number, 80))
@@ -113,7 +114,7 @@ begin
            when 'gross_amount.sign' then
              format('gross_amount %s has the wrong sign for a %s', l.gross_amount, l.document_type)
            else split_part(rule, '.', 1) || ' is empty'  -- the <column>.missing rules
-         end
+         end)
   from ingest.failing_records(p_batch_id, v_batch.business_date) as f
   join staging.invoice_line as l on l.batch_id = p_batch_id and l.record_no = f.record_no
   left join ingest.currency as c on c.code = l.currency

@@ -13,8 +13,12 @@ std::vector<CommandSpec> const &command_table()
     source_add_command(),
     load_command(),
     status_command(),
+    replay_command(),
+    revert_command(),
     notify_command(),
     notify_resolve_command(),
+    schedule_install_command(),
+    schedule_remove_command(),
   };
   return table;
 }

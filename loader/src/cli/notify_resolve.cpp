@@ -60,7 +60,7 @@ Bound bind(po::variables_map const &vm)
 CommandSpec notify_resolve_command()
 {
   return {"notify resolve",
-          "settle an in_doubt notification (operator)",
+          "operator: settle an in_doubt notification (the mailbox checked)",
           "notify resolve --notification ID --as dispatched|pending "
           "--reason TEXT",
           description,
