@@ -115,3 +115,15 @@ TEST_CASE("config file: refused unless private to the user", "[unit][config]")
     ::unlink(path.c_str());
   }
 }
+
+TEST_CASE("config file: a switch is true or false", "[unit][config]")
+{
+  auto const on = write_config("[load]\ndry-run = true\n", 0600);
+  CHECK(parse(load_with(on)).options_as<loader::flows::LoadRequest>().dry_run);
+  auto const off = write_config("[load]\ndry-run = false\n", 0600);
+  CHECK_FALSE(
+    parse(load_with(off)).options_as<loader::flows::LoadRequest>().dry_run);
+  auto const bad = write_config("[load]\ndry-run = maybe\n", 0600);
+  CHECK_THROWS_AS(parse(load_with(bad)), LoaderError);
+  for (auto const &p : {on, off, bad}) ::unlink(p.c_str());
+}

@@ -61,9 +61,24 @@ std::vector<std::string> config_file_tokens(
       name.erase(0, section.size());
     else if (name.find('.') != std::string::npos)
       continue; // another command's section
-    if (options.find_nothrow(name, false) == nullptr) continue;
+    po::option_description const *d = options.find_nothrow(name, false);
+    if (d == nullptr) continue;
     for (std::string const &value : o.value)
+    {
+      // A switch takes no value on the command line: "follow = true" is
+      // --follow, "follow = false" nothing.
+      if (d->semantic()->max_tokens() == 0)
+      {
+        if (value == "true" or value == "yes" or value == "on" or value == "1")
+          tokens.push_back("--" + name);
+        else if (not(value == "false" or value == "no" or value == "off" or
+                     value == "0"))
+          config_error("--config " + path + ": " + name +
+                       " is a switch: true or false, not '" + value + "'");
+        continue;
+      }
       tokens.push_back("--" + name + "=" + value);
+    }
   }
   return tokens;
 }
