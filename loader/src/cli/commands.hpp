@@ -8,5 +8,6 @@ namespace loader::cli
 CommandSpec migrate_command();
 CommandSpec source_add_command();
 CommandSpec load_command();
+CommandSpec catch_up_command();
 CommandSpec status_command();
 } // namespace loader::cli
