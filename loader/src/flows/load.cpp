@@ -161,6 +161,15 @@ net::Downloaded fetch(Retrier &retry, std::string const &url,
     {
       line.finish();
       if (e.not_delivered) throw NotDelivered{e.what()};
+      if (e.kind == ErrorKind::permission)
+        throw LoaderError{e.kind,
+                          std::string{e.what()} +
+                            ": the feed refused the credentials (a netrc "
+                            "file: --netrc-file); not retried, nothing was "
+                            "registered"};
+      if (e.kind == ErrorKind::config)
+        throw LoaderError{e.kind, std::string{e.what()} +
+                                    ": not retried, nothing was registered"};
       throw;
     }
   });
