@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/feed_lib.sh"
 
 register_source acme-erp --start-date 2026-11-28
-start_server --tls
+start_tls_server
 f=$(feed_sample 2026-11-28)
 sha=$(sha256sum "$WWW/$f" | cut -d' ' -f1)
 

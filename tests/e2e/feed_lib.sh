@@ -10,18 +10,18 @@ mkdir -p "$WWW"
 HTTP_PID='' HTTP_PORT='' HTTP_SCHEME=http HTTP_CURL=(curl -sS --max-time 10)
 trap 'if [[ -n $HTTP_PID ]]; then kill "$HTTP_PID" 2>/dev/null || true; fi; rm -rf "$WORK"' EXIT
 
-# start_server [--tls] [--script JSON]: serve $WWW; sets HTTP_PORT, BASE.
-start_server() {
-  local tls=''
-  if [[ ${1:-} == --tls ]]; then tls=1; shift; fi
-  local args=(--root "$WWW" --host 127.0.0.1 --port 0 --lifetime 300
-              --log "$WORK/http.log")
-  if [[ -n $tls ]]; then
-    args+=(--tls --tls-dir "$WORK/tls")
-    HTTP_SCHEME=https
-    HTTP_CURL=(curl -sS --max-time 10 --cacert "$WORK/tls/ca.pem")
-  fi
-  python3 "$REPO/tests/tools/http_server.py" "${args[@]}" "$@" \
+# start_server / start_tls_server: serve $WWW (HTTPS with its own CA in
+# $WORK/tls: ca.pem, and other-ca.pem that signed nothing); sets
+# HTTP_PORT and BASE.
+start_server() { serve; }
+start_tls_server() {
+  HTTP_SCHEME=https
+  HTTP_CURL=(curl -sS --max-time 10 --cacert "$WORK/tls/ca.pem")
+  serve --tls --tls-dir "$WORK/tls"
+}
+serve() {
+  python3 "$REPO/tests/tools/http_server.py" --root "$WWW" --host 127.0.0.1 \
+    --port 0 --lifetime 300 --log "$WORK/http.log" "$@" \
     >"$WORK/http.port" 2>"$WORK/http.err" &
   HTTP_PID=$!
   local i

@@ -13,8 +13,13 @@ namespace loader::cli
 {
 std::string url_support_sentence()
 {
+  // libcurl's version and its TLS library: the first two words of
+  // curl_version() ("libcurl/7.88.1 OpenSSL/3.0.11 zlib/... ...").
+  std::string const line{net::curl_version_line()};
+  auto end = line.find(' ');
+  if (end != std::string::npos) end = line.find(' ', end + 1);
   return "URLs: " + boost::algorithm::join(net::supported_protocols(), ", ") +
-         " (" + net::curl_version_line() + ")";
+         " (" + line.substr(0, end) + ")";
 }
 
 void add_feed_options(po::options_description &d)
