@@ -46,109 +46,50 @@ declare
   v_failed_state text;
   v_failed_message text;
 begin
-  -- 1. abandoned attempts
-  begin
-    v_part := 'sweep_abandoned_attempts';
-    perform from ingest.sweep_abandoned_attempts();
-  exception when others then
-    get stacked diagnostics v_sqlstate = returned_sqlstate, v_message = message_text;
-    raise warning 'ingest.sweep: % failed: % (SQLSTATE %)', v_part, v_message, v_sqlstate;
-    v_failed := coalesce(v_failed, v_part);
-    v_failed_state := coalesce(v_failed_state, v_sqlstate);
-    v_failed_message := coalesce(v_failed_message, v_message);
-  end;
-  commit;
-
-  -- 2. orphan received batches
-  begin
-    v_part := 'sweep_orphan_received';
-    perform from ingest.sweep_orphan_received(p_orphan_after);
-  exception when others then
-    get stacked diagnostics v_sqlstate = returned_sqlstate, v_message = message_text;
-    raise warning 'ingest.sweep: % failed: % (SQLSTATE %)', v_part, v_message, v_sqlstate;
-    v_failed := coalesce(v_failed, v_part);
-    v_failed_state := coalesce(v_failed_state, v_sqlstate);
-    v_failed_message := coalesce(v_failed_message, v_message);
-  end;
-  commit;
-
-  -- 3. publish ready: one publication per transaction; every batch looked
-  --    at is passed over from then on, so the loop ends (bounded again).
-  v_rounds := 0;
-  loop
-    v_rounds := v_rounds + 1;
-    exit when v_rounds > 100000;
-    v_more := false;
-    begin
-      v_part := 'sweep_publish_ready';
-      for v_row in select * from ingest.sweep_publish_ready(v_run, v_skip) loop
-        v_skip := v_skip || v_row.batch_id;
-        v_more := true;
-      end loop;
-    exception when others then
-      get stacked diagnostics v_sqlstate = returned_sqlstate, v_message = message_text;
-      raise warning 'ingest.sweep: % failed: % (SQLSTATE %)', v_part, v_message, v_sqlstate;
-      v_failed := coalesce(v_failed, v_part);
-      v_failed_state := coalesce(v_failed_state, v_sqlstate);
-      v_failed_message := coalesce(v_failed_message, v_message);
-    end;
-    commit;
-    exit when not v_more;
+  -- Each part in turn; a part that reports more work (publish ready: a
+  -- batch published; deadlines: a full page written; retention: a chunk
+  -- deleted) runs again in a new transaction, at most 100000 rounds.
+  foreach v_part in array array['sweep_abandoned_attempts', 'sweep_orphan_received',
+                                'sweep_publish_ready', 'sweep_deadlines',
+                                'sweep_retention', 'sweep_cron_history'] loop
+    v_rounds := 0;
+    loop
+      v_rounds := v_rounds + 1;
+      exit when v_rounds > 100000;
+      v_more := false;
+      begin
+        case v_part
+          when 'sweep_abandoned_attempts' then
+            perform from ingest.sweep_abandoned_attempts();
+          when 'sweep_orphan_received' then
+            perform from ingest.sweep_orphan_received(p_orphan_after);
+          when 'sweep_publish_ready' then
+            -- every batch looked at is passed over from then on, so the
+            -- rounds end
+            for v_row in select * from ingest.sweep_publish_ready(v_run, v_skip) loop
+              v_skip := v_skip || v_row.batch_id;
+              v_more := true;
+            end loop;
+          when 'sweep_deadlines' then
+            v_more := ingest.sweep_deadlines(100) > 0;
+          when 'sweep_retention' then
+            select true into v_more from ingest.sweep_retention(p_chunk);
+            v_more := coalesce(v_more, false);
+          when 'sweep_cron_history' then
+            perform ingest.sweep_cron_history(p_cron_keep_days);
+        end case;
+      exception when others then
+        get stacked diagnostics v_sqlstate = returned_sqlstate, v_message = message_text;
+        raise warning 'ingest.sweep: % failed: % (SQLSTATE %)', v_part, v_message, v_sqlstate;
+        v_failed := coalesce(v_failed, v_part);
+        v_failed_state := coalesce(v_failed_state, v_sqlstate);
+        v_failed_message := coalesce(v_failed_message, v_message);
+        v_more := false;
+      end;
+      commit;
+      exit when not v_more;
+    end loop;
   end loop;
-
-  -- 4. deadlines
-  v_rounds := 0;
-  loop
-    v_rounds := v_rounds + 1;
-    exit when v_rounds > 10000;
-    v_more := false;
-    begin
-      v_part := 'sweep_deadlines';
-      v_more := ingest.sweep_deadlines(100) > 0;
-    exception when others then
-      get stacked diagnostics v_sqlstate = returned_sqlstate, v_message = message_text;
-      raise warning 'ingest.sweep: % failed: % (SQLSTATE %)', v_part, v_message, v_sqlstate;
-      v_failed := coalesce(v_failed, v_part);
-      v_failed_state := coalesce(v_failed_state, v_sqlstate);
-      v_failed_message := coalesce(v_failed_message, v_message);
-    end;
-    commit;
-    exit when not v_more;
-  end loop;
-
-  -- 5. retention, one chunk per transaction
-  v_rounds := 0;
-  loop
-    v_rounds := v_rounds + 1;
-    exit when v_rounds > 100000;
-    v_more := false;
-    begin
-      v_part := 'sweep_retention';
-      select true into v_more from ingest.sweep_retention(p_chunk);
-      v_more := coalesce(v_more, false);
-    exception when others then
-      get stacked diagnostics v_sqlstate = returned_sqlstate, v_message = message_text;
-      raise warning 'ingest.sweep: % failed: % (SQLSTATE %)', v_part, v_message, v_sqlstate;
-      v_failed := coalesce(v_failed, v_part);
-      v_failed_state := coalesce(v_failed_state, v_sqlstate);
-      v_failed_message := coalesce(v_failed_message, v_message);
-    end;
-    commit;
-    exit when not v_more;
-  end loop;
-
-  -- 6. pg_cron's history
-  begin
-    v_part := 'sweep_cron_history';
-    perform ingest.sweep_cron_history(p_cron_keep_days);
-  exception when others then
-    get stacked diagnostics v_sqlstate = returned_sqlstate, v_message = message_text;
-    raise warning 'ingest.sweep: % failed: % (SQLSTATE %)', v_part, v_message, v_sqlstate;
-    v_failed := coalesce(v_failed, v_part);
-    v_failed_state := coalesce(v_failed_state, v_sqlstate);
-    v_failed_message := coalesce(v_failed_message, v_message);
-  end;
-  commit;
 
   if v_failed is not null then
     raise exception 'ingest.sweep: % failed: %', v_failed, v_failed_message

@@ -44,6 +44,18 @@ expect_eq "replay supersedes the latest attempt" \
 expect_eq "the operator's login is recorded" "invoice_operator replay" \
   "$(q "select db_user || ' ' || action from ingest.operator_action where batch_id = $batch")"
 write_manifest "$csv" 20 4200.00
+# Killed inside the transaction that consumes the authorization, before its
+# COMMIT: nothing is consumed, the next load still may.
+set +e
+INVOICE_LOADER_FAILPOINT=before_register_commit "$INVOICE_LOADER" --dsn "dbname=$E2E_DB user=invoice_loader" \
+  load --source acme-erp --business-date 2026-11-28 --input "$csv" >"$WORK/out" 2>"$WORK/err"
+RC=$?
+set -e
+expect_rc 137
+expect_eq "killed before consuming: state, replays, unused authorizations" "quarantined|0|1" \
+  "$(q "select state || '|' || replays || '|' || (select count(*) from ingest.replay_authorization as r
+                                                where r.batch_id = b.batch_id and r.consumed_at is null)
+        from ingest.batch as b where b.batch_id = $batch")"
 set +e
 INVOICE_LOADER_FAILPOINT=after_received "$INVOICE_LOADER" --dsn "dbname=$E2E_DB user=invoice_loader" \
   load --source acme-erp --business-date 2026-11-28 --input "$csv" >"$WORK/out" 2>"$WORK/err"
@@ -88,6 +100,15 @@ expect_eq "the revert waits before COMMIT" t \
 wait "$victim" || true
 expect_eq "killed revert: nothing changed" "published|20 invoices, 4200.00 gross|2026-11-28|0|0" \
   "$(q "select state from ingest.batch where batch_id = $batch")|$(published_state)|$(watermark_of acme-erp)|$(q "select count(*) from ingest.operator_action where action = 'revert'")|$(notifications batch_reverted)"
+# The same through the command, killed before its COMMIT: nothing changed.
+set +e
+INVOICE_LOADER_FAILPOINT=before_revert_commit "$INVOICE_LOADER" --dsn "dbname=$E2E_DB user=invoice_operator" \
+  revert --batch "$batch" --reason "killed" >"$WORK/out" 2>"$WORK/err"
+RC=$?
+set -e
+expect_rc 137
+expect_eq "killed revert command: nothing changed" "published|20 invoices, 4200.00 gross|2026-11-28|0|0" \
+  "$(q "select state from ingest.batch where batch_id = $batch")|$(published_state)|$(watermark_of acme-erp)|$(q "select count(*) from ingest.operator_action where action = 'revert'")|$(notifications batch_reverted)"
 reverted=$(op "select reverted_versions || ' ' || coalesce(watermark::text, 'none')
                from ingest.revert_batch($batch, 'the sender published the wrong file')")
 expect_eq "revert: versions, watermark" "20 none" "$reverted"
@@ -100,9 +121,8 @@ expect_eq "reverted: versions kept in history" 20 \
 
 # 4. the same bytes need a replay; a corrected file loads normally
 load --source acme-erp --business-date 2026-11-28 --input "$csv"
-# (CONTRACT 6.1 says 78 for a reverted batch: the loader's mapping of the
-# returned state comes with the replay/revert commands; until then 65)
-[[ $RC == 65 || $RC == 78 ]] || fail "a reverted batch without a replay: exit $RC"
+expect_rc 78   # CONTRACT 6.1: a reverted batch without a replay
+expect_output_has "an operator must replay it"
 expect_eq "no replay: still reverted, nothing shown" "reverted|0 invoices, 0 gross" \
   "$(q "select state from ingest.batch where batch_id = $batch")|$(published_state)"
 fixed=$(sample "$WORK/fixed")

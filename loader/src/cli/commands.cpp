@@ -14,6 +14,10 @@ std::vector<CommandSpec> const &command_table()
     load_command(),
     catch_up_command(),
     status_command(),
+    replay_command(),
+    revert_command(),
+    schedule_install_command(),
+    schedule_remove_command(),
   };
   return table;
 }

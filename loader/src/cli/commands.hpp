@@ -10,4 +10,8 @@ CommandSpec source_add_command();
 CommandSpec load_command();
 CommandSpec catch_up_command();
 CommandSpec status_command();
+CommandSpec replay_command();
+CommandSpec revert_command();
+CommandSpec schedule_install_command();
+CommandSpec schedule_remove_command();
 } // namespace loader::cli

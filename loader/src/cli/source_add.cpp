@@ -32,6 +32,13 @@ po::options_description options()
     ("feed-url", po::value<std::string>()->value_name("TEMPLATE"),
      "where the source's daily files will be fetched from; recorded only, "
      "nothing fetches it yet")
+    ("deadline", po::value<std::string>()->value_name("HH:MM"),
+     "the UTC time of day on D+1 by which business date D should be "
+     "published; the sweep writes one deadline_missed notification per "
+     "date past it")
+    ("retention-days", po::value<std::string>()->value_name("N"),
+     "days the staging rows of a published, reverted or quarantined batch "
+     "are kept before the sweep deletes them, 1-3650 (default 30)")
     ("allow-unknown-columns", po::bool_switch(),
      "ignore columns the contract does not know instead of quarantining "
      "the batch");
@@ -59,6 +66,20 @@ Bound bind(po::variables_map const &vm)
   if (out.start_date) check_date("start-date", *out.start_date);
   out.feed_url = get(vm, "feed-url");
   if (out.feed_url) check_not_empty("feed-url", *out.feed_url);
+  out.deadline = get(vm, "deadline");
+  if (out.deadline)
+  {
+    auto const &d = *out.deadline;
+    bool const ok = d.size() == 5 and d[2] == ':' and
+                    all_digits(d.substr(0, 2)) and all_digits(d.substr(3)) and
+                    std::stoi(d.substr(0, 2)) < 24 and
+                    std::stoi(d.substr(3)) < 60;
+    if (not ok)
+      config_error("--deadline " + quoted(d) +
+                   " is not a UTC time of day written as HH:MM");
+  }
+  if (auto const n = bounded(vm, "retention-days", 1, 3650))
+    out.retention_days = static_cast<int>(*n);
   // Left out: the stored value stays (a new source does not allow them).
   if (flag(vm, "allow-unknown-columns")) out.allow_unknown_columns = true;
   return {out, [out](GlobalOptions const &g, Logger const &) {

@@ -267,6 +267,16 @@ std::string render_status_text(std::string const &report_json)
     json rejections = r.value("rejections", json::array());
     if (rejections.size() > 50) rejections.erase(rejections.begin() + 50,
                                                  rejections.end());
+    json const actions_done = r.value("operator_actions", json::array());
+    if (actions_done.is_array() and not actions_done.empty())
+      out += "\n" + table("Operator actions", actions_done,
+                          {{"action_id", "action"},
+                           {"action", "kind"},
+                           {"at", "at"},
+                           {"db_user", "db_user"},
+                           {"superseded_attempt_no", "superseded_attempt"},
+                           {"superseded_run_id", "superseded_run_id"},
+                           {"reason", "reason", true}});
     out += "\n" + table("Rejections (first 50)", rejections,
                         {{"record_no", "record_no"},
                          {"invoice_number", "invoice_number"},

@@ -191,6 +191,7 @@ Attempt LoadSteps::begin_attempt(BeginArgs const &a)
   {
     pqxx::work tx{m_db.cx()};
     Attempt const at{begin_in(tx, a)};
+    failpoint("before_register_commit");
     tx.commit();
     return at;
   }
