@@ -775,6 +775,21 @@ TEST_CASE("cli: load takes URLs, and the transfer options", "[unit][cli]")
   }
 }
 
+TEST_CASE("cli: source add --feed-url is checked like a load's URL",
+          "[unit][cli]")
+{
+  auto const add = [](char const *url) {
+    return outcome({"source", "add", "acme", "--feed-url", url});
+  };
+  CHECK(add("https://erp.example/acme/{date}.csv?tok=1") == "ok");
+  CHECK(add("/srv/feeds/acme_{date}.csv") == "ok");
+  CHECK_THAT(add("s3://bucket/{date}.csv"), StartsWith("config: "));
+  auto const pw = add("https://u:s3cr3tXY@erp.example/{date}.csv");
+  CHECK_THAT(pw, StartsWith("config: "));
+  CHECK_THAT(pw, Contains("netrc"));
+  CHECK_THAT(pw, !Contains("s3cr3tXY"));
+}
+
 TEST_CASE("cli: catch-up", "[unit][cli]")
 {
   using loader::flows::CatchUpRequest;
