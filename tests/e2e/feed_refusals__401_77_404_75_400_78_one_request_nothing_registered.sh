@@ -3,7 +3,7 @@
 # (CONTRACT 6.4, 7): 401/403 exit 77 (a credential needs a person), 404/410
 # exit 75 (not delivered yet: rerun later), other 4xx exit 78; nothing is
 # registered and nothing is left in the spool.  A missing manifest URL is
-# "not delivered" too.  A file:// URL loads like any other.  No line names
+# "not delivered" too (--wait-for-manifest asks again until it is there).  A file:// URL loads like any other.  No line names
 # the URL's user.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/feed_lib.sh"
@@ -49,10 +49,16 @@ expect_output_has "manifest is not there (yet)"
 expect_eq "manifest 404: manifest requests" 1 "$(requests "/$f.manifest.json")"
 nothing_registered
 
-# Once it is there, the same URL publishes; the bytes are the file's.
-mv "$WORK/manifest.later" "$WWW/$f.manifest.json"
-fload --source acme-erp --business-date 2026-11-28 --input "$userurl"
+# --wait-for-manifest asks again once a second: it appears two seconds in.
+( sleep 2; mv "$WORK/manifest.later" "$WWW/$f.manifest.json" ) &
+mover=$!
+fload --source acme-erp --business-date 2026-11-28 --input "$userurl" --wait-for-manifest 30
+wait "$mover"
 expect_rc 0
+expect_output_has "waiting for the manifest"
+manifest_requests=$(requests "/$f.manifest.json")
+((manifest_requests >= 2 && manifest_requests <= 32)) \
+  || fail "manifest requests while waiting: $manifest_requests (one a second, bounded by the wait)"
 grep -q feeduser "$WORK/out" "$WORK/err" && fail "the URL's user is shown"
 one_published 2026-11-28 "$(sha256sum "$WWW/$f" | cut -d' ' -f1)"
 

@@ -48,10 +48,10 @@ po::options_description options()
      "PATH.manifest.json next to the input (for a URL: on its path, "
      "before any query string)")
     ("wait-for-manifest", po::value<std::string>()->value_name("SECONDS"),
-     "when a local manifest is not there yet, poll for it once a second for up "
-     "to SECONDS (0-86400; default 0) before giving up with exit 66; a "
-     "missing manifest means the delivery is not complete, so nothing is "
-     "registered")
+     "when the manifest is not there yet, look for it once a second for "
+     "up to SECONDS (0-86400; default 0) before giving up with exit 66 (a "
+     "local path) or 75 (a URL answering 404); a missing manifest means "
+     "the delivery is not complete, so nothing is registered")
     ("expect-count", po::value<std::string>()->value_name("N"),
      "instead of a manifest: the number of records, an integer >= 0 "
      "(needs --expect-total)")

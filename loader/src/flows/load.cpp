@@ -175,6 +175,18 @@ net::Downloaded fetch(Retrier &retry, std::string const &url,
   });
 }
 
+/// The retry layer's waits, cut short by SIGTERM/SIGINT.
+void interruptible_sleep(std::chrono::milliseconds d)
+{
+  auto const until = std::chrono::steady_clock::now() + d;
+  while (interrupted() == 0 and std::chrono::steady_clock::now() < until)
+  {
+    auto const left = until - std::chrono::steady_clock::now();
+    std::this_thread::sleep_for(
+      std::min<std::chrono::steady_clock::duration>(
+        left, std::chrono::milliseconds{50}));
+  }
+}
 /// The manifest text, or nothing (--expect-* given, or a source that does
 /// not require control totals and has none).  A local manifest that is not
 /// there means the delivery is not complete: LoaderError{no_input} (66)
@@ -191,16 +203,30 @@ std::optional<std::string> read_manifest(Retrier &retry, LoadRequest const &rq,
   std::string local{*path};
   if (is_url(*path))
   {
-    try
+    // --wait-for-manifest: ask again once a second while it is not there.
+    auto const until = std::chrono::steady_clock::now() + rq.wait_for_manifest;
+    for (bool waited = false;;)
     {
-      local = fetch(retry, *path, "download manifest", rq, log).path;
-    }
-    catch (NotDelivered const &nd)
-    {
-      if (not needed) return std::nullopt;
-      throw NotDelivered{"the manifest is not there (yet): " + nd.message +
-                         "; the delivery of " + shown(rq.input) +
-                         " is not complete"};
+      try
+      {
+        local = fetch(retry, *path, "download manifest", rq, log).path;
+        break;
+      }
+      catch (NotDelivered const &nd)
+      {
+        if (not needed) return std::nullopt;
+        if (std::chrono::steady_clock::now() >= until)
+          throw NotDelivered{"the manifest is not there (yet): " +
+                             nd.message + "; the delivery of " +
+                             shown(rq.input) + " is not complete"};
+        if (not waited)
+          log.info("waiting for the manifest",
+                   {{"manifest", shown(*path)},
+                    {"wait_s", rq.wait_for_manifest.count()}});
+        waited = true;
+        interruptible_sleep(std::chrono::seconds{1});
+        throw_if_interrupted("waiting for the manifest");
+      }
     }
   }
   else if (not file_exists(local))
@@ -470,18 +496,6 @@ std::string step_from(BatchState s)
   }
 }
 
-/// The retry layer's waits, cut short by SIGTERM/SIGINT.
-void interruptible_sleep(std::chrono::milliseconds d)
-{
-  auto const until = std::chrono::steady_clock::now() + d;
-  while (interrupted() == 0 and std::chrono::steady_clock::now() < until)
-  {
-    auto const left = until - std::chrono::steady_clock::now();
-    std::this_thread::sleep_for(
-      std::min<std::chrono::steady_clock::duration>(
-        left, std::chrono::milliseconds{50}));
-  }
-}
 } // namespace
 
 /// The run: download (for a URL), pass 1, registration, then the steps.
