@@ -96,3 +96,35 @@ expect_eq "Retry-After beyond the budget: requests" 1 "$(requests "/$f")"
 expect_eq "no batch for 2026-12-02" 0 "$(q "select count(*) from ingest.batch where business_date = '2026-12-02'")"
 expect_eq "watermark" 2026-12-01 "$(watermark_of acme-erp)"
 check_invariants
+
+# SIGTERM during a download (a stalled one here) aborts the transfer:
+# exit 75 as interrupted, no retry, nothing registered, nothing left in the
+# spool.  Without the abort the loader would sit out the 60 s stall; it
+# must be gone long before (a liveness bound of 15 s, polled).
+f=$(feed_sample 2026-12-03)
+set_script "{\"/$f\": [\"stall:60\"]}"
+set +e
+"$INVOICE_LOADER" --dsn "dbname=$E2E_DB user=invoice_loader" load --spool-dir "$SPOOL" \
+  --source acme-erp --business-date 2026-12-03 --input "$BASE/$f" --low-speed-time 600 \
+  >"$WORK/out" 2>"$WORK/err" &
+loader=$!
+for ((i = 0; i < 100; i++)); do
+  [[ $(requests "/$f") == 1 ]] && break
+  sleep 0.1
+done
+kill -TERM "$loader"
+for ((i = 0; i < 150; i++)); do
+  kill -0 "$loader" 2>/dev/null || break
+  sleep 0.1
+done
+kill -0 "$loader" 2>/dev/null && { kill -KILL "$loader"; fail "SIGTERM did not abort the stalled download"; }
+wait "$loader"
+RC=$?
+set -e
+expect_rc 75
+expect_output_has "interrupted by SIGTERM during downloading"
+grep -q 'step failed; retrying' "$WORK/err" && fail "the interrupted download was retried"
+expect_eq "SIGTERM: requests" 1 "$(requests "/$f")"
+expect_eq "SIGTERM: no batch" 0 "$(q "select count(*) from ingest.batch where business_date = '2026-12-03'")"
+expect_eq "SIGTERM: spool temporaries" 0 "$(find "$SPOOL" -name '.part-*' | wc -l)"
+check_invariants

@@ -139,11 +139,12 @@ net::Downloaded fetch(Retrier &retry, std::string const &url,
     throw_if_interrupted("downloading " + name);
     net::DownloadOptions options{download_options(rq)};
     ProgressLine line{log, "download " + url_file_name(url)};
-    if (line.enabled())
-      options.transfer.progress = [&line](std::int64_t done,
-                                          std::int64_t total) {
-        line.update(done, total);
-      };
+    // Always set: libcurl's progress callback is also where net/ aborts a
+    // transfer on SIGTERM/SIGINT.
+    options.transfer.progress = [&line](std::int64_t done,
+                                        std::int64_t total) {
+      line.update(done, total);
+    };
     try
     {
       net::Downloaded d{net::download(url, spool, options)};
@@ -160,6 +161,7 @@ net::Downloaded fetch(Retrier &retry, std::string const &url,
     catch (net::TransportError const &e)
     {
       line.finish();
+      throw_if_interrupted("downloading " + name);
       if (e.not_delivered) throw NotDelivered{e.what()};
       if (e.kind == ErrorKind::permission)
         throw LoaderError{e.kind,
