@@ -189,6 +189,7 @@ void interruptible_sleep(std::chrono::milliseconds d)
         left, std::chrono::milliseconds{50}));
   }
 }
+
 /// The manifest text, or nothing (--expect-* given, or a source that does
 /// not require control totals and has none).  A local manifest that is not
 /// there means the delivery is not complete: LoaderError{no_input} (66)
@@ -498,8 +499,6 @@ std::string step_from(BatchState s)
   }
 }
 
-} // namespace
-
 /// The run: download (for a URL), pass 1, registration, then the steps.
 /// report.batch_id is set once the batch is registered.
 Result run_load(std::string const &dsn, LoadRequest const &rq,
@@ -695,6 +694,8 @@ Result run_load(std::string const &dsn, LoadRequest const &rq,
     throw;
   }
 }
+
+} // namespace
 
 LoadReport load_batch(std::string const &dsn, LoadRequest const &rq,
                       Logger const &run_log)
