@@ -75,6 +75,13 @@ expect_eq "beta: batches" "2026-11-28:published 2026-11-29:quarantined" \
   "$(q "select string_agg(business_date || ':' || state, ' ' order by business_date) from ingest.batch where source = 'beta'")"
 expect_eq "beta: watermark" 2026-11-28 "$(watermark_of beta)"
 
+# A source whose start date is after --until: nothing is due, exit 0.
+register_source later --start-date 2026-12-10 --feed-url "$BASE/later_{date}.csv"
+run invoice_loader catch-up --spool-dir "$SPOOL" --source later --until 2026-12-02
+expect_rc 0
+expect_output_has "later starts on 2026-12-10, after 2026-12-02"
+expect_eq "later: batches" 0 "$(q "select count(*) from ingest.batch where source = 'later'")"
+
 # A source without a feed URL: 78, nothing fetched or registered.
 register_source other --start-date 2026-11-28
 run invoice_loader catch-up --spool-dir "$SPOOL" --source other --until 2026-11-30

@@ -123,10 +123,13 @@ Result catch_up(std::string const &dsn, CatchUpRequest const &rq,
             {"until", until}});
   if (first > last)
   {
-    out << "nothing to catch up: " << rq.source << " is published up to "
-        << (source.watermark ? *source.watermark : date_of(first - 1))
-        << ", at or after " << until << "\n"
-        << std::flush;
+    if (source.watermark)
+      out << "nothing to catch up: " << rq.source << " is published up to "
+          << *source.watermark << ", at or after " << until << "\n";
+    else
+      out << "nothing to catch up: " << rq.source << " starts on "
+          << date_of(first) << ", after " << until << "\n";
+    out << std::flush;
     return {Outcome::done, ""};
   }
   for (std::int64_t day = first; day <= last; ++day)
