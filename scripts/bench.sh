@@ -28,6 +28,9 @@
 #   load of the 20-invoice seed batch, process start to published
 #                                                          <= 5x psql \copy
 #   pgloader on the 1M file / load on the 1M file          >= 10x
+#   load --input http://127.0.0.1:PORT/... of the 1M file  <= 1.1x the same
+#     (download into the spool, then the same load)           load of the
+#                                                             local file
 #
 # What it does, on its own throwaway cluster (scripts/with-tmp-pg.sh; this
 # script re-invokes itself inside with --inside; fsync on unless
@@ -47,6 +50,10 @@
 #        \copy     psql -c '\copy t from FILE with (format csv, header)'
 #                  into a new logged table of one text column per CSV
 #                  header column;
+#        load_url  the same load with --input and --manifest as http://
+#                  URLs of the same files, served on loopback by
+#                  tests/tools/http_server.py (seed and big files only), into
+#                  an empty --spool-dir (so every repetition downloads);
 #        pgloader  Debian's pgloader, LOAD CSV (skip header, '"' quotes) into
 #                  such a table, created beforehand, no truncate; it reaches
 #                  the socket-only server as
@@ -267,15 +274,21 @@ expect_rows() {
   }
 }
 
-# measure_load ROLE CSV REP: the loader, into a fresh copy of the template;
-# fails unless the batch is published with every invoice of the file.
+# measure_load ROLE CSV REP [TOOL INPUT]: the loader, into a fresh copy of
+# the template, reading INPUT (default CSV; a URL for TOOL load_url, its
+# manifest at INPUT.manifest.json) with an empty spool; fails unless the
+# batch is published with every invoice of the file.
 measure_load() {
-  local role=$1 csv=$2 rep=$3 db=bench_load rc=0 n sha row
+  local role=$1 csv=$2 rep=$3 tool=${4:-load} input=${5:-$2} db=bench_load rc=0 n sha row
   n=$(manifest_field "$csv" record_count)
   sha=$(manifest_field "$csv" sha256)
   fresh_db "$db" bench_tpl
+  rm -rf "$work/spool"
+  local manifest=$csv.manifest.json
+  if [[ $input != "$csv" ]]; then manifest=$input.manifest.json; fi
   timed load "$loader" --dsn "dbname=$db user=invoice_loader" load --source "$source" \
-    --business-date "$batch_date" --input "$csv" --manifest "$csv.manifest.json" || rc=$?
+    --business-date "$batch_date" --input "$input" --manifest "$manifest" \
+    --spool-dir "$work/spool" || rc=$?
   row=$(step_times "$db" "sha256 = '$sha'")
   local bid state invoices copy_ms validate_ms publish_ms attempt_ms
   IFS='|' read -r bid state copy_ms validate_ms publish_ms attempt_ms <<<"$row"
@@ -285,9 +298,9 @@ measure_load() {
     fail "the load of $csv did not publish: exit $rc, state '${state:-none}'," \
          "${invoices:-no} invoices in reporting.invoice (want $n)"
   fi
-  record "$role" "$n" "$rep" load "wall_ms=$wall_ms" "rss_kb=$rss_kb" "copy_ms=$copy_ms" \
+  record "$role" "$n" "$rep" "$tool" "wall_ms=$wall_ms" "rss_kb=$rss_kb" "copy_ms=$copy_ms" \
     "validate_ms=$validate_ms" "publish_ms=$publish_ms" "attempt_ms=$attempt_ms"
-  note "rep $rep, $n invoices: load $wall_ms ms (COPY $copy_ms, validation $validate_ms," \
+  note "rep $rep, $n invoices: $tool $wall_ms ms (COPY $copy_ms, validation $validate_ms," \
        "publication $publish_ms), peak RSS $rss_kb kB"
   psql_su -d postgres -c "drop database $db"
 }
@@ -337,14 +350,30 @@ EOF
   psql_su -d postgres -c "drop database $db"
 }
 
+# The files over HTTP on loopback, for load_url: tests/tools/http_server.py
+# serving DIR (its first line on stdout is the port), stopped by the trap.
+python3 "$repo/tests/tools/http_server.py" --root "$data_dir" --host 127.0.0.1 --port 0 \
+  --lifetime 86400 >"$work/http.port" 2>"$work/http.err" &
+http_pid=$!
+trap 'kill "$http_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+for ((i = 0; i < 100; i++)); do [[ -s $work/http.port ]] && break; sleep 0.1; done
+http_port=$(head -n 1 "$work/http.port")
+[[ $http_port =~ ^[0-9]+$ ]] || fail "tests/tools/http_server.py did not start: $(cat "$work/http.err")"
+# url_of CSV: its URL on that server.
+url_of() { echo "http://127.0.0.1:$http_port/${1#"$data_dir"/}"; }
+
 # Loader and baselines alternate within each repetition.
 for ((rep = 1; rep <= small_reps; ++rep)); do
   measure_load seed "$seed_csv" "$rep"
+  measure_load seed "$seed_csv" "$rep" load_url "$(url_of "$seed_csv")"
   measure_copy seed "$seed_csv" "$rep"
 done
 for ((rep = 1; rep <= reps; ++rep)); do
   for n in "${sizes[@]}"; do
     measure_load "${role_of[$n]}" "${csv_of[$n]}" "$rep"
+    if [[ ${role_of[$n]} == big ]]; then
+      measure_load big "${csv_of[$n]}" "$rep" load_url "$(url_of "${csv_of[$n]}")"
+    fi
     measure_copy "${role_of[$n]}" "${csv_of[$n]}" "$rep"
     if [[ ${role_of[$n]} == big ]]; then measure_pgloader big "${csv_of[$n]}" "$rep"; fi
   done
@@ -428,6 +457,9 @@ val -d postgres -F '|' -c "
        null, null, null, null, null, null, null),
       (1, 6, 'whole attempt (attempt_overview)', 'load', 'attempt_ms',
        null, null, null, null, null, null, null),
+      (1, 7, 'load --input http://127.0.0.1 (download, then the same load)', 'load_url',
+       'wall_ms', 'load of the local file', f.role, f.records, 'load', 'wall_ms',
+       'ratio', case f.role when 'big' then 1.1 end),
       (3, 1, 'loader peak RSS', 'load', 'rss_kb',
        case when f.role <> 'seed' then 'loader, 20 invoices (seed)' end, 'seed', 20,
        case when f.role <> 'seed' then 'load' end, 'rss_kb',

@@ -12,6 +12,7 @@ std::vector<CommandSpec> const &command_table()
     migrate_command(),
     source_add_command(),
     load_command(),
+    catch_up_command(),
     status_command(),
     replay_command(),
     revert_command(),

@@ -8,6 +8,7 @@ namespace loader::cli
 CommandSpec migrate_command();
 CommandSpec source_add_command();
 CommandSpec load_command();
+CommandSpec catch_up_command();
 CommandSpec status_command();
 CommandSpec replay_command();
 CommandSpec revert_command();

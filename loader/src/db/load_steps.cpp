@@ -103,10 +103,18 @@ SourceConfig LoadSteps::get_source(std::string const &source)
   {
     pqxx::read_transaction tx{m_db.cx()};
     pqxx::row const r{tx.exec_params1(
-      "select source, allow_unknown_columns, require_control_totals "
-      "from ingest.get_source($1)",
+      "select s.source, s.allow_unknown_columns, s.require_control_totals, "
+      "s.feed_url, s.start_date::text, "
+      "(select w.business_date::text from ingest.watermark as w "
+      " where w.source = s.source) "
+      "from ingest.get_source($1) as s",
       source)};
-    return {r[0].as<std::string>(), r[1].as<bool>(), r[2].as<bool>()};
+    auto const text = [&r](int i) {
+      return r[i].is_null() ? std::nullopt
+                            : std::optional<std::string>{r[i].c_str()};
+    };
+    return {r[0].as<std::string>(), r[1].as<bool>(), r[2].as<bool>(),
+            text(3), text(4), text(5)};
   }
   catch (...)
   {

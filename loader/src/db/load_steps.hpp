@@ -16,6 +16,11 @@ struct SourceConfig
   std::string name;
   bool allow_unknown_columns = false;
   bool require_control_totals = true;
+  /// source add --feed-url: the URL template ({date}), for catch-up.
+  std::optional<std::string> feed_url;
+  std::optional<std::string> start_date; ///< YYYY-MM-DD
+  /// The last published business date (ingest.watermark), if any.
+  std::optional<std::string> watermark;
 };
 
 /// A file-level problem the loader found (record_no 0 = the file/header).

@@ -12,8 +12,10 @@
 #include "core/failpoint.hpp"
 #include "core/interrupt.hpp"
 #include "db/load_steps.hpp"
+#include "flows/progress.hpp"
 #include "io/file_scan.hpp"
 #include "io/header_map.hpp"
+#include "net/transport.hpp"
 
 namespace loader::flows
 {
@@ -42,12 +44,46 @@ bool file_exists(std::string const &path)
   return ::access(path.c_str(), F_OK) == 0;
 }
 
-/// Where the manifest should be: --manifest, or <input>.manifest.json.
+/// "scheme://...": a URL for net::download, not a local path.
+bool is_url(std::string const &s)
+{
+  return s.find("://") != std::string::npos;
+}
+
+/// What messages and log lines call an input: a URL without its userinfo.
+std::string shown(std::string const &input)
+{
+  return is_url(input) ? net::redact_url(input) : input;
+}
+
+/// The input as the run reads it: a local path (the spooled file for a
+/// URL), what messages call it, and the name registered with the batch.
+struct Input
+{
+  std::string path;
+  std::string shown;
+  std::string file_name;
+};
+
+/// The last segment of a URL's path ("acme_2026-11-28.csv"), without the
+/// query string.
+std::string url_file_name(std::string const &url)
+{
+  std::string u{net::redact_url(url)};
+  if (auto const q = u.find_first_of("?#"); q != std::string::npos)
+    u.erase(q);
+  std::string name{base_name(u)};
+  return name.empty() ? u : name;
+}
+
+/// Where the manifest should be: --manifest, or <input>.manifest.json
+/// (for a URL, the suffix goes on its path: net::manifest_url_for).
 std::optional<std::string> manifest_path(LoadRequest const &rq)
 {
   if (rq.manifest) return rq.manifest;
   if (rq.expect_count) return std::nullopt;
-  return rq.input + ".manifest.json";
+  return is_url(rq.input) ? net::manifest_url_for(rq.input)
+                          : rq.input + ".manifest.json";
 }
 
 /// --wait-for-manifest: poll once a second until the manifest is there or
@@ -63,30 +99,152 @@ void wait_for(std::string const &path, std::chrono::seconds limit,
     ::sleep(1);
 }
 
+/// Thrown past the Retrier (it is no LoaderError): HTTP 404/410 or a
+/// missing file:// file means the sender has not published yet, which no
+/// retry within this run would change.
+struct NotDelivered
+{
+  std::string message;
+};
+
+/// Transfer settings of a run (net::TransferOptions).
+net::DownloadOptions download_options(LoadRequest const &rq)
+{
+  net::DownloadOptions o;
+  o.transfer.connect_timeout = rq.feed.connect_timeout;
+  o.transfer.low_speed_time = rq.feed.low_speed_time;
+  o.transfer.ca_file = rq.feed.ca_file;
+  o.transfer.netrc_file = rq.feed.netrc_file;
+  return o;
+}
+
+std::string spool_dir_of(LoadRequest const &rq)
+{
+  return rq.feed.spool_dir.empty() ? net::default_spool_dir()
+                                   : rq.feed.spool_dir;
+}
+
+/// GET url into the spool as step `step` of the run's retry layer: a
+/// transient failure (timeout, reset, cut body, 5xx, 429) is retried
+/// within the budget, Retry-After honoured (the Retrier reads it from the
+/// TransportError); 401/403 (permission) and configuration errors end the
+/// run at once; not delivered throws NotDelivered.
+net::Downloaded fetch(Retrier &retry, std::string const &url,
+                      std::string const &step, LoadRequest const &rq,
+                      Logger const &log)
+{
+  std::string const spool{spool_dir_of(rq)};
+  std::string const name{shown(url)};
+  return retry.run(step, [&]() -> net::Downloaded {
+    throw_if_interrupted("downloading " + name);
+    net::DownloadOptions options{download_options(rq)};
+    ProgressLine line{log, "download " + url_file_name(url)};
+    // Always set: libcurl's progress callback is also where net/ aborts a
+    // transfer on SIGTERM/SIGINT.
+    options.transfer.progress = [&line](std::int64_t done,
+                                        std::int64_t total) {
+      line.update(done, total);
+    };
+    try
+    {
+      net::Downloaded d{net::download(url, spool, options)};
+      line.finish();
+      log.info(d.not_modified ? "download not modified; using the spooled "
+                                "file"
+                              : "downloaded",
+               {{"url", name},
+                {"bytes", static_cast<std::int64_t>(d.size)},
+                {"sha256", d.sha256},
+                {"http_status", d.http_status}});
+      return d;
+    }
+    catch (net::TransportError const &e)
+    {
+      line.finish();
+      throw_if_interrupted("downloading " + name);
+      if (e.not_delivered) throw NotDelivered{e.what()};
+      if (e.kind == ErrorKind::permission)
+        throw LoaderError{e.kind,
+                          std::string{e.what()} +
+                            ": the feed refused the credentials (a netrc "
+                            "file: --netrc-file); not retried, nothing was "
+                            "registered"};
+      if (e.kind == ErrorKind::config)
+        throw LoaderError{e.kind, std::string{e.what()} +
+                                    ": not retried, nothing was registered"};
+      throw;
+    }
+  });
+}
+
+/// The retry layer's waits, cut short by SIGTERM/SIGINT.
+void interruptible_sleep(std::chrono::milliseconds d)
+{
+  auto const until = std::chrono::steady_clock::now() + d;
+  while (interrupted() == 0 and std::chrono::steady_clock::now() < until)
+  {
+    auto const left = until - std::chrono::steady_clock::now();
+    std::this_thread::sleep_for(
+      std::min<std::chrono::steady_clock::duration>(
+        left, std::chrono::milliseconds{50}));
+  }
+}
+
 /// The manifest text, or nothing (--expect-* given, or a source that does
-/// not require control totals and has none).  A manifest that is not
+/// not require control totals and has none).  A local manifest that is not
 /// there means the delivery is not complete: LoaderError{no_input} (66)
-/// before anything is registered.
-std::optional<std::string> read_manifest(LoadRequest const &rq,
+/// before anything is registered; a URL one that is not there (404) throws
+/// NotDelivered (75).
+std::optional<std::string> read_manifest(Retrier &retry, LoadRequest const &rq,
                                          db::SourceConfig const &source,
-                                         std::vector<db::Problem> &problems)
+                                         std::vector<db::Problem> &problems,
+                                         Logger const &log)
 {
   auto const path = manifest_path(rq);
   if (not path) return std::nullopt;
-  if (not file_exists(*path))
+  bool const needed = rq.manifest or source.require_control_totals;
+  std::string local{*path};
+  if (is_url(*path))
   {
-    if (not rq.manifest and not source.require_control_totals)
-      return std::nullopt;
+    // --wait-for-manifest: ask again once a second while it is not there.
+    auto const until = std::chrono::steady_clock::now() + rq.wait_for_manifest;
+    for (bool waited = false;;)
+    {
+      try
+      {
+        local = fetch(retry, *path, "download manifest", rq, log).path;
+        break;
+      }
+      catch (NotDelivered const &nd)
+      {
+        if (not needed) return std::nullopt;
+        if (std::chrono::steady_clock::now() >= until)
+          throw NotDelivered{"the manifest is not there (yet): " +
+                             nd.message + "; the delivery of " +
+                             shown(rq.input) + " is not complete"};
+        if (not waited)
+          log.info("waiting for the manifest",
+                   {{"manifest", shown(*path)},
+                    {"wait_s", rq.wait_for_manifest.count()}});
+        waited = true;
+        interruptible_sleep(std::chrono::seconds{1});
+        throw_if_interrupted("waiting for the manifest");
+      }
+    }
+  }
+  else if (not file_exists(local))
+  {
+    if (not needed) return std::nullopt;
     throw LoaderError{ErrorKind::no_input,
-                      "the manifest " + *path + " does not exist (yet): "
-                      "the delivery of " + rq.input + " is not complete; "
+                      "the manifest " + local + " does not exist (yet): "
+                      "the delivery of " + shown(rq.input) + " is not complete; "
                       "nothing was registered. Load again once it is "
                       "there, or let the load wait for it with "
                       "--wait-for-manifest SECONDS"};
   }
   try
   {
-    return io::read_small_file(*path, max_manifest_bytes);
+    return io::read_small_file(local, max_manifest_bytes);
   }
   catch (LoaderError const &e)
   {
@@ -148,15 +306,32 @@ std::string describe_rejections(db::LoadSteps &steps, std::int64_t batch_id)
     "status --batch " + std::to_string(batch_id) + " lists all");
 }
 
-/// Pass 2: the file's records into the COPY, checked against pass 1.
-db::Producer records_of(LoadRequest const &rq, io::FileScan const &scan)
+/// Pass 2: the file's records into the COPY, checked against pass 1.  On
+/// a terminal, one updating line: records sent of those counted in pass 1.
+db::Producer records_of(Input const &in, io::FileScan const &scan,
+                        Logger const &log)
 {
-  return [&rq, &scan](std::int64_t batch_id, db::CopyWriter const &write) {
+  return [&in, &scan, &log](std::int64_t batch_id,
+                            db::CopyWriter const &write) {
+    ProgressLine line{log, "COPY"};
+    std::int64_t bytes = 0, records = 0;
+    auto const total = static_cast<std::int64_t>(scan.records);
+    std::function<void(char const *, std::size_t)> counted{write};
+    if (line.enabled())
+      counted = [&](char const *data, std::size_t size) {
+        write(data, size);
+        bytes += static_cast<std::int64_t>(size);
+        // io::stream_records ends every record with a write of "\n" alone
+        // (a raw record is never just a line end).
+        if (size == 1 and *data == '\n')
+          line.update(bytes, -1, ++records, total);
+      };
     io::StreamResult const r{io::stream_records(
-      rq.input, std::to_string(batch_id) + ",", write)};
+      in.path, std::to_string(batch_id) + ",", counted)};
+    line.finish();
     if (r.sha256 != scan.sha256 or r.issue)
       throw LoaderError{ErrorKind::transient,
-                        "input " + rq.input +
+                        "input " + in.shown +
                           " changed while it was being loaded (SHA-256 " +
                           r.sha256 + ", expected " + scan.sha256 +
                           "); load it again once it is complete"};
@@ -179,7 +354,7 @@ Result quarantined(db::LoadSteps &steps, db::Attempt const &at,
 /// One step from the batch's current checkpoint; returns the result when
 /// the run is over, nothing when there is a next step.
 std::optional<Result> advance(db::LoadSteps &steps, LoadRequest const &rq,
-                              io::FileScan const &scan,
+                              Input const &in, io::FileScan const &scan,
                               std::vector<std::string> const &columns,
                               db::Attempt &at, Logger const &log)
 {
@@ -194,7 +369,8 @@ std::optional<Result> advance(db::LoadSteps &steps, LoadRequest const &rq,
   {
   case BatchState::received:
   {
-    steps.stage(at.batch_id, at.attempt_id, columns, records_of(rq, scan));
+    steps.stage(at.batch_id, at.attempt_id, columns,
+                records_of(in, scan, log));
     at.state = BatchState::staged;
     log.info("batch staged", {{"batch", at.batch_id},
                               {"records", scan.records},
@@ -281,9 +457,9 @@ std::optional<Result> advance(db::LoadSteps &steps, LoadRequest const &rq,
 }
 
 /// What --dry-run prints: the same rejection lines as a real load.
-Result dry_run_result(db::DryRun const &d, LoadRequest const &rq)
+Result dry_run_result(db::DryRun const &d, Input const &in)
 {
-  std::string const head{"dry run of " + rq.input + ": "};
+  std::string const head{"dry run of " + in.shown + ": "};
   std::string const kept{"; nothing was registered"};
   std::string const reasons{describe_rejections(
     d.rejections, "a real load's status --batch lists all")};
@@ -323,35 +499,48 @@ std::string step_from(BatchState s)
   }
 }
 
-/// The retry layer's waits, cut short by SIGTERM/SIGINT.
-void interruptible_sleep(std::chrono::milliseconds d)
+/// The run: download (for a URL), pass 1, registration, then the steps.
+/// report.batch_id is set once the batch is registered.
+Result run_load(std::string const &dsn, LoadRequest const &rq,
+                Logger const &log, LoadReport &report)
 {
-  auto const until = std::chrono::steady_clock::now() + d;
-  while (interrupted() == 0 and std::chrono::steady_clock::now() < until)
-  {
-    auto const left = until - std::chrono::steady_clock::now();
-    std::this_thread::sleep_for(
-      std::min<std::chrono::steady_clock::duration>(
-        left, std::chrono::milliseconds{50}));
-  }
-}
-} // namespace
-
-Result load(std::string const &dsn, LoadRequest const &rq,
-            Logger const &run_log)
-{
-  // Every line of this run names the batch's source and business date.
-  Logger const log{run_log.with(
-    {{"source", rq.source}, {"business_date", rq.business_date}})};
   install_interrupt_handlers();
   db::LoadSteps steps{dsn};
   Retrier retry{rq.retry, log, interruptible_sleep};
+  // A 429/503's Retry-After is the least the next try waits (capped by
+  // what is left of the budget: core/retry.cpp).
+  retry.set_retry_after_of(
+    [](LoaderError const &e) -> std::optional<std::chrono::milliseconds> {
+      auto const *t = dynamic_cast<net::TransportError const *>(&e);
+      if (t == nullptr or not t->retry_after) return std::nullopt;
+      return std::chrono::milliseconds{*t->retry_after};
+    });
   auto const reset = [&steps] { steps.disconnect(); };
 
+  // A URL is downloaded whole into the spool first; from then on the
+  // spooled file, named by its SHA-256, is the input of both passes.
+  Input in{rq.input, shown(rq.input), base_name(rq.input)};
+  std::optional<net::Downloaded> spooled;
+  if (is_url(rq.input))
+  {
+    net::remove_stale_temporaries(spool_dir_of(rq), std::chrono::hours{24});
+    spooled = fetch(retry, rq.input, "download", rq, log);
+    in.path = spooled->path;
+    in.file_name = url_file_name(rq.input);
+  }
+
   // Pass 1: checksum and structure, before the database hears of the file.
-  io::FileScan const scan{io::scan_file(rq.input)};
-  throw_if_interrupted("reading " + rq.input);
-  if (auto const path = manifest_path(rq))
+  io::FileScan const scan{io::scan_file(in.path)};
+  throw_if_interrupted("reading " + in.shown);
+  if (spooled and scan.sha256 != spooled->sha256)
+    // The spool is the user's own directory; a file there that no longer
+    // matches its name was changed behind the loader's back.
+    throw LoaderError{ErrorKind::transient,
+                      "the spooled copy " + in.path + " of " + in.shown +
+                        " no longer matches its SHA-256 (" + scan.sha256 +
+                        "); nothing was registered; remove it and load "
+                        "again"};
+  if (auto const path = manifest_path(rq); path and not is_url(*path))
     wait_for(*path, rq.wait_for_manifest, log);
 
   db::SourceConfig const source{retry.run(
@@ -369,7 +558,7 @@ Result load(std::string const &dsn, LoadRequest const &rq,
   args.sha256 = scan.sha256;
   args.size = scan.size;
   args.records = scan.records;
-  args.file_name = base_name(rq.input);
+  args.file_name = in.file_name;
   args.had_bom = scan.had_bom;
   args.expect_count = rq.expect_count;
   args.expect_total = rq.expect_total;
@@ -385,7 +574,10 @@ Result load(std::string const &dsn, LoadRequest const &rq,
                              scan.issue->record_no, scan.issue->detail});
   if (not scan.header.empty() and not mapping.ok())
     args.problems.push_back({mapping.rule(), 0, mapping.detail()});
-  args.manifest = read_manifest(rq, source, args.problems);
+  // The session may idle through a manifest download: drop it first.
+  if (auto const path = manifest_path(rq); path and is_url(*path))
+    steps.disconnect();
+  args.manifest = read_manifest(retry, rq, source, args.problems, log);
 
   if (rq.dry_run)
   {
@@ -394,11 +586,11 @@ Result load(std::string const &dsn, LoadRequest const &rq,
       [&] {
         throw_if_interrupted("the dry run");
         steps.connect();
-        return steps.dry_run(args, args.columns, records_of(rq, scan),
+        return steps.dry_run(args, args.columns, records_of(in, scan, log),
                              rejections_shown + 1);
       },
       reset)};
-    return dry_run_result(d, rq);
+    return dry_run_result(d, in);
   }
 
   auto const begin = [&] {
@@ -407,6 +599,8 @@ Result load(std::string const &dsn, LoadRequest const &rq,
     return steps.begin_attempt(args);
   };
   db::Attempt at{retry.run("register", begin, reset)};
+  report.batch_id = at.batch_id;
+  report.already_published = at.state == BatchState::published;
   log.info(at.created ? "batch registered" : "batch found",
            {{"batch", at.batch_id},
             {"attempt", at.attempt_no},
@@ -451,7 +645,8 @@ Result load(std::string const &dsn, LoadRequest const &rq,
             ensure_session();
             std::string const step{step_from(at.state)};
             auto const t0 = std::chrono::steady_clock::now();
-            auto result = advance(steps, rq, scan, args.columns, at, log);
+            auto result =
+              advance(steps, rq, in, scan, args.columns, at, log);
             log.debug("step finished",
                       {{"step", step},
                        {"batch", at.batch_id},
@@ -498,5 +693,37 @@ Result load(std::string const &dsn, LoadRequest const &rq,
     }
     throw;
   }
+}
+
+} // namespace
+
+LoadReport load_batch(std::string const &dsn, LoadRequest const &rq,
+                      Logger const &run_log)
+{
+  // Every line of this run names the batch's source and business date.
+  Logger const log{run_log.with(
+    {{"source", rq.source}, {"business_date", rq.business_date}})};
+  LoadReport report;
+  try
+  {
+    report.result = run_load(dsn, rq, log, report);
+  }
+  catch (NotDelivered const &nd)
+  {
+    log.warn("not delivered yet; nothing registered",
+             {{"input", shown(rq.input)}, {"reason", nd.message}});
+    report.result = {Outcome::not_delivered,
+                     shown(rq.input) + " is not delivered yet (" +
+                       nd.message +
+                       "); nothing was registered. Load again later: "
+                       "rerunning is safe\n"};
+  }
+  return report;
+}
+
+Result load(std::string const &dsn, LoadRequest const &rq,
+            Logger const &log)
+{
+  return load_batch(dsn, rq, log).result;
 }
 } // namespace loader::flows

@@ -11,6 +11,7 @@
 
 #include <curl/header.h>
 
+#include "core/interrupt.hpp"
 #include "core/version.hpp"
 
 namespace loader::net::detail
@@ -79,6 +80,9 @@ std::size_t discard(char *, std::size_t, std::size_t n, void *) { return n; }
 int on_progress(void *user, curl_off_t dltotal, curl_off_t dlnow,
                 curl_off_t, curl_off_t)
 {
+  // SIGTERM/SIGINT (core/interrupt.hpp): abort the transfer
+  // (CURLE_ABORTED_BY_CALLBACK); the caller reports the interruption.
+  if (loader::interrupted() != 0) return 1;
   auto const &cb =
     *static_cast<std::function<void(std::int64_t, std::int64_t)> *>(user);
   try
