@@ -99,6 +99,19 @@ CREATE FUNCTION core.keep_referenced_rows() RETURNS trigger
 
 ALTER FUNCTION core.keep_referenced_rows() OWNER TO invoice_owner;
 
+--
+-- Name: abandon_batch(bigint, bigint, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.abandon_batch(p_batch_id bigint, p_attempt_id bigint, p_reason text) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.abandon_batch(p_batch_id bigint, p_attempt_id bigint, p_reason text) OWNER TO invoice_owner;
+
 SET default_tablespace = '';
 
 SET default_table_access_method = heap;
@@ -273,6 +286,19 @@ CREATE FUNCTION ingest.guard_operator_action() RETURNS trigger
 
 
 ALTER FUNCTION ingest.guard_operator_action() OWNER TO invoice_owner;
+
+--
+-- Name: holds_runner_lock(text, date); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.holds_runner_lock(p_source text, p_business_date date) RETURNS boolean
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.holds_runner_lock(p_source text, p_business_date date) OWNER TO invoice_owner;
 
 --
 -- Name: is_iso_date(text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -2107,6 +2133,14 @@ REVOKE ALL ON FUNCTION core.keep_referenced_rows() FROM PUBLIC;
 
 
 --
+-- Name: FUNCTION abandon_batch(p_batch_id bigint, p_attempt_id bigint, p_reason text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.abandon_batch(p_batch_id bigint, p_attempt_id bigint, p_reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.abandon_batch(p_batch_id bigint, p_attempt_id bigint, p_reason text) TO invoice_loader;
+
+
+--
 -- Name: FUNCTION add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean, p_deadline time without time zone, p_retention_days integer); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -2188,6 +2222,13 @@ GRANT ALL ON FUNCTION ingest.get_source(p_source text) TO invoice_operator;
 --
 
 REVOKE ALL ON FUNCTION ingest.guard_operator_action() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION holds_runner_lock(p_source text, p_business_date date); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.holds_runner_lock(p_source text, p_business_date date) FROM PUBLIC;
 
 
 --

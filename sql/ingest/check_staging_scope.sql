@@ -25,18 +25,9 @@ begin
   select w.batch_id, b.state, b.source, b.business_date into v_bad
   from (select distinct s.batch_id from staged as s) as w
   left join ingest.batch as b on b.batch_id = w.batch_id
-  left join lateral ingest.runner_lock_key(b.source, b.business_date) as k on true
   where b.batch_id is null
      or b.state <> 'received'
-     or not exists (
-          select from pg_catalog.pg_locks as l
-          where l.locktype = 'advisory' and l.pid = pg_catalog.pg_backend_pid() and l.granted
-            and l.mode = 'ExclusiveLock'
-            and l.database = (select d.oid from pg_catalog.pg_database as d
-                              where d.datname = pg_catalog.current_database())
-            and l.classid = k.key1::oid
-            and l.objid = k.key2::oid
-            and l.objsubid = 2)
+     or not ingest.holds_runner_lock(b.source, b.business_date)
   order by w.batch_id
   limit 1;
   if found then

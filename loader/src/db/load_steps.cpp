@@ -343,6 +343,22 @@ Published LoadSteps::publish(std::int64_t batch_id, std::int64_t attempt_id)
   }
 }
 
+void LoadSteps::abandon(std::int64_t batch_id, std::int64_t attempt_id,
+                        std::string const &reason)
+{
+  try
+  {
+    pqxx::work tx{m_db.cx()};
+    tx.exec_params("select ingest.abandon_batch($1, $2, $3)", batch_id,
+                   attempt_id, reason);
+    tx.commit();
+  }
+  catch (...)
+  {
+    rethrow_classified("abandoning batch " + std::to_string(batch_id));
+  }
+}
+
 void LoadSteps::finish_attempt(std::int64_t attempt_id, std::string const &outcome,
                            std::string const &error_class,
                            std::string const &sqlstate,

@@ -153,6 +153,10 @@ public:
                  Producer const &produce,
                  int rejection_limit);
   Published publish(std::int64_t batch_id, std::int64_t attempt_id);
+  /// ingest.abandon_batch: close a received batch whose file changed while
+  /// it was read (quarantined, rule batch.abandoned, with the reason).
+  void abandon(std::int64_t batch_id, std::int64_t attempt_id,
+               std::string const &reason);
   void finish_attempt(std::int64_t attempt_id, std::string const &outcome,
                       std::string const &error_class,
                       std::string const &sqlstate,

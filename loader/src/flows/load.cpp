@@ -306,6 +306,16 @@ std::string describe_rejections(db::LoadSteps &steps, std::int64_t batch_id)
     "status --batch " + std::to_string(batch_id) + " lists all");
 }
 
+/// Pass 2 read other bytes than pass 1 registered: the file changed while
+/// it was read.  A LoaderError of kind data, so that the retry layer does
+/// not read it again and db/ passes it through as it is.
+struct FileChanged : LoaderError
+{
+  explicit FileChanged(std::string const &what) :
+          LoaderError{ErrorKind::data, what}
+  {}
+};
+
 /// Pass 2: the file's records into the COPY, checked against pass 1.  On
 /// a terminal, one updating line: records sent of those counted in pass 1.
 db::Producer records_of(Input const &in, io::FileScan const &scan,
@@ -330,11 +340,10 @@ db::Producer records_of(Input const &in, io::FileScan const &scan,
       in.path, std::to_string(batch_id) + ",", counted)};
     line.finish();
     if (r.sha256 != scan.sha256 or r.issue)
-      throw LoaderError{ErrorKind::transient,
-                        "input " + in.shown +
-                          " changed while it was being loaded (SHA-256 " +
-                          r.sha256 + ", expected " + scan.sha256 +
-                          "); load it again once it is complete"};
+      throw FileChanged{"input " + in.shown +
+                        " changed while it was being loaded (SHA-256 " +
+                        r.sha256 + ", expected " + scan.sha256 +
+                        "); load it again once it is complete"};
     return r.records;
   };
 }
@@ -369,8 +378,24 @@ std::optional<Result> advance(db::LoadSteps &steps, LoadRequest const &rq,
   {
   case BatchState::received:
   {
-    steps.stage(at.batch_id, at.attempt_id, columns,
-                records_of(in, scan, log));
+    try
+    {
+      steps.stage(at.batch_id, at.attempt_id, columns,
+                  records_of(in, scan, log));
+    }
+    catch (FileChanged const &e)
+    {
+      // The registered bytes cannot be read again: close the batch now
+      // (no orphan received batch); the complete file is a new batch.
+      steps.abandon(at.batch_id, at.attempt_id, e.what());
+      steps.finish_attempt(at.attempt_id, "failed", "transient", "",
+                           e.what());
+      log.error("the file changed while it was read; batch closed",
+                {{"batch", at.batch_id}});
+      return Result{Outcome::not_delivered,
+                    "batch " + batch + " is closed (batch.abandoned): " +
+                      e.what() + "\n"};
+    }
     at.state = BatchState::staged;
     log.info("batch staged", {{"batch", at.batch_id},
                               {"records", scan.records},
