@@ -3,6 +3,8 @@
 #include <atomic>
 #include <csignal>
 #include <cstring>
+#include <algorithm>
+#include <thread>
 
 #include "core/errors.hpp"
 
@@ -43,6 +45,18 @@ void throw_if_interrupted(std::string const &during)
                     std::string{"interrupted by "} +
                       (sig == SIGINT ? "SIGINT" : "SIGTERM") + " during " +
                       during};
+}
+
+void sleep_unless_interrupted(std::chrono::milliseconds d)
+{
+  auto const until = std::chrono::steady_clock::now() + d;
+  while (g_signal == 0 and std::chrono::steady_clock::now() < until)
+  {
+    auto const left = until - std::chrono::steady_clock::now();
+    std::this_thread::sleep_for(
+      std::min<std::chrono::steady_clock::duration>(
+        left, std::chrono::milliseconds{50}));
+  }
 }
 
 void set_canceller(Canceller fn, void *arg) noexcept

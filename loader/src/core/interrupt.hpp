@@ -1,4 +1,5 @@
 #pragma once
+#include <chrono>
 #include <string>
 
 namespace loader
@@ -15,6 +16,10 @@ int interrupted() noexcept;
 /// Throws LoaderError{interrupted} ("interrupted by SIGTERM during ...")
 /// when a signal came.
 void throw_if_interrupted(std::string const &during);
+
+/// Sleep d, or less when SIGTERM/SIGINT comes meanwhile (the retry
+/// layer's waits in the flows).
+void sleep_unless_interrupted(std::chrono::milliseconds d);
 
 /// What the signal handler calls to cancel the running query, with its
 /// argument; it must be async-signal-safe (libpq's PQcancel is).  nullptr:

@@ -11,6 +11,7 @@
 #include "core/errors.hpp"
 #include "core/failpoint.hpp"
 #include "core/interrupt.hpp"
+#include "core/process.hpp"
 #include "db/load_steps.hpp"
 #include "flows/load_input.hpp"
 #include "flows/load_report.hpp"
@@ -220,7 +221,7 @@ Result run_load(std::string const &dsn, LoadRequest const &rq,
 {
   install_interrupt_handlers();
   db::LoadSteps steps{dsn};
-  Retrier retry{rq.retry, log, interruptible_sleep};
+  Retrier retry{rq.retry, log, sleep_unless_interrupted};
   // A 429/503's Retry-After is the least the next try waits (capped by
   // what is left of the budget: core/retry.cpp).
   retry.set_retry_after_of(

@@ -8,18 +8,12 @@
 
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
+#include "core/process.hpp"
 #include "flows/progress.hpp"
 #include "io/file_scan.hpp"
 
 namespace loader::flows::load_detail
 {
-std::string host_name()
-{
-  char buffer[HOST_NAME_MAX + 1] = {};
-  if (::gethostname(buffer, sizeof buffer - 1) != 0) return "unknown";
-  return buffer;
-}
-
 std::string base_name(std::string const &path)
 {
   auto const slash = path.rfind('/');
@@ -149,19 +143,6 @@ net::Downloaded fetch(Retrier &retry, std::string const &url,
   });
 }
 
-/// The retry layer's waits, cut short by SIGTERM/SIGINT.
-void interruptible_sleep(std::chrono::milliseconds d)
-{
-  auto const until = std::chrono::steady_clock::now() + d;
-  while (interrupted() == 0 and std::chrono::steady_clock::now() < until)
-  {
-    auto const left = until - std::chrono::steady_clock::now();
-    std::this_thread::sleep_for(
-      std::min<std::chrono::steady_clock::duration>(
-        left, std::chrono::milliseconds{50}));
-  }
-}
-
 /// The manifest text, or nothing (--expect-* given, or a source that does
 /// not require control totals and has none).  A local manifest that is not
 /// there means the delivery is not complete: LoaderError{no_input} (66)
@@ -199,7 +180,7 @@ std::optional<std::string> read_manifest(Retrier &retry, LoadRequest const &rq,
                    {{"manifest", shown(*path)},
                     {"wait_s", rq.wait_for_manifest.count()}});
         waited = true;
-        interruptible_sleep(std::chrono::seconds{1});
+        sleep_unless_interrupted(std::chrono::seconds{1});
         throw_if_interrupted("waiting for the manifest");
       }
     }

@@ -35,8 +35,6 @@ struct NotDelivered
   std::string message;
 };
 
-std::string host_name();
-
 std::string base_name(std::string const &path);
 
 bool file_exists(std::string const &path);
@@ -73,9 +71,6 @@ std::string spool_dir_of(LoadRequest const &rq);
 net::Downloaded fetch(Retrier &retry, std::string const &url,
                       std::string const &step, LoadRequest const &rq,
                       Logger const &log);
-
-/// The retry layer's waits, cut short by SIGTERM/SIGINT.
-void interruptible_sleep(std::chrono::milliseconds d);
 
 /// The manifest text, or nothing (--expect-* given, or a source that does
 /// not require control totals and has none).  A local manifest that is not

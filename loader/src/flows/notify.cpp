@@ -11,63 +11,16 @@
 #include "core/errors.hpp"
 #include "core/failpoint.hpp"
 #include "core/interrupt.hpp"
+#include "core/process.hpp"
 #include "core/json_exact.hpp"
 #include "db/outbox.hpp"
+#include "flows/notify_message.hpp"
 #include "net/transport.hpp"
 
 namespace loader::flows
 {
 namespace
 {
-std::string host_name()
-{
-  char buffer[HOST_NAME_MAX + 1] = {};
-  if (::gethostname(buffer, sizeof buffer - 1) != 0) return "unknown";
-  return buffer;
-}
-
-/// The retry layer's waits, cut short by SIGTERM/SIGINT (as flows/load).
-void interruptible_sleep(std::chrono::milliseconds d)
-{
-  auto const until = std::chrono::steady_clock::now() + d;
-  while (interrupted() == 0 and std::chrono::steady_clock::now() < until)
-  {
-    auto const left = until - std::chrono::steady_clock::now();
-    std::this_thread::sleep_for(
-      std::min<std::chrono::steady_clock::duration>(
-        left, std::chrono::milliseconds{50}));
-  }
-}
-
-/// A header value on one line: CR, LF and other controls become spaces
-/// (a source name must not add a header).
-std::string one_header_line(std::string s)
-{
-  for (char &c : s)
-    if (static_cast<unsigned char>(c) < 0x20 or c == 0x7f) c = ' ';
-  return s;
-}
-
-/// A payload value as text: strings as they are, null as "-", numbers as
-/// written (parse_exact keeps 4200.00).
-std::string text_of(nlohmann::ordered_json const &doc, char const *key)
-{
-  auto const it = doc.find(key);
-  if (it == doc.end() or it->is_null()) return "-";
-  if (it->is_string()) return it->get<std::string>();
-  return it->dump();
-}
-
-std::string rfc5322_now()
-{
-  std::time_t const t = std::time(nullptr);
-  std::tm tm{};
-  ::gmtime_r(&t, &tm);
-  char buffer[64];
-  std::strftime(buffer, sizeof buffer, "%a, %d %b %Y %H:%M:%S +0000", &tm);
-  return buffer;
-}
-
 /// What a try of one notification came to.
 enum class Turn
 {
@@ -104,7 +57,7 @@ public:
   /// is unreachable, or a signal came.
   Turn pass()
   {
-    Retrier retry{m_rq.retry, m_log, interruptible_sleep};
+    Retrier retry{m_rq.retry, m_log, sleep_unless_interrupted};
     for (;;)
     {
       if (interrupted() != 0) return Turn::interrupted;
@@ -153,7 +106,7 @@ public:
       {
         if (not m_db.connected())
         {
-          interruptible_sleep(std::chrono::milliseconds{1000});
+          sleep_unless_interrupted(std::chrono::milliseconds{1000});
           continue;
         }
         if (db::wait_outbox(m_db, std::chrono::milliseconds{500}) > 0)
@@ -256,7 +209,7 @@ private:
   {
     std::vector<std::string> const headers{
       "Content-Type: application/json",
-      "Idempotency-Key: " + one_header_line(n.dedupe_key)};
+      "Idempotency-Key: " + notify_detail::one_header_line(n.dedupe_key)};
     retry.run("webhook " + std::to_string(n.id), [&] {
       throw_if_interrupted("sending notification " + std::to_string(n.id));
       last = {};
@@ -447,75 +400,6 @@ std::string summary(Totals const &t, char const *tail)
 }
 } // namespace
 
-std::string message_id_of(std::string const &key)
-{
-  static char const hex[] = "0123456789ABCDEF";
-  std::string id;
-  for (std::size_t i = 0; i < key.size(); ++i)
-  {
-    unsigned char const c = static_cast<unsigned char>(key[i]);
-    bool const plain = (c >= 'a' and c <= 'z') or (c >= 'A' and c <= 'Z') or
-                       (c >= '0' and c <= '9') or c == '_' or c == '-';
-    // ':' as '.', unless a dot-atom could not have it there.
-    bool const dot = c == ':' and i > 0 and i + 1 < key.size() and
-                     key[i - 1] != ':' and key[i + 1] != ':';
-    if (plain)
-      id += static_cast<char>(c);
-    else if (dot)
-      id += '.';
-    else
-      id += {'=', hex[c >> 4], hex[c & 15]};
-  }
-  return "<" + id + "@invoice-loader>";
-}
-
-std::string mail_message(std::string const &payload,
-                         std::string const &dedupe_key,
-                         std::string const &from,
-                         std::vector<std::string> const &to)
-{
-  nlohmann::ordered_json const doc = parse_exact(payload);
-  nlohmann::ordered_json const none = nlohmann::ordered_json::object();
-  auto const &p = doc.is_object() ? doc : none;
-  auto const v = [&p](char const *key) {
-    return one_header_line(text_of(p, key));
-  };
-  std::string to_line;
-  for (std::string const &a : to)
-    to_line += (to_line.empty() ? "" : ", ") + one_header_line(a);
-  std::string const subject{"[invoice-loader] " + v("kind") + ": " +
-                            v("source") + " " + v("business_date") +
-                            " (batch " + v("batch_id") + ")"};
-  std::string m;
-  auto const line = [&m](std::string const &s) { m += s + "\r\n"; };
-  line("From: " + one_header_line(from));
-  line("To: " + to_line);
-  line("Subject: " + subject);
-  line("Date: " + rfc5322_now());
-  line("Message-ID: " + message_id_of(dedupe_key));
-  line("X-Invoice-Loader-Dedupe-Key: " + one_header_line(dedupe_key));
-  line("MIME-Version: 1.0");
-  line("Content-Type: text/plain; charset=utf-8");
-  line("Content-Transfer-Encoding: 8bit");
-  line("");
-  line("invoice-loader notification " + v("notification_id") + ": " +
-       v("kind"));
-  line("");
-  line("Batch:          " + v("batch_id"));
-  line("Source:         " + v("source"));
-  line("Business date:  " + v("business_date"));
-  line("Kind:           " + v("kind"));
-  line("Records:        " + v("record_count"));
-  line("Control total:  " + v("control_total"));
-  line("Accepted:       " + v("accepted_count"));
-  line("Rejected:       " + v("rejected_count"));
-  line("Published at:   " + v("published_at"));
-  line("Dedupe key:     " + one_header_line(dedupe_key));
-  line("");
-  line("Details: invoice-loader status --batch " + v("batch_id"));
-  return m;
-}
-
 Result notify(std::string const &dsn, NotifyRequest const &rq,
               Logger const &log)
 {
@@ -551,20 +435,4 @@ Result notify(std::string const &dsn, NotifyRequest const &rq,
   }
 }
 
-Result notify_resolve(std::string const &dsn, ResolveRequest const &rq,
-                      Logger const &log)
-{
-  db::Database database{dsn};
-  db::Resolved const r{
-    db::resolve_notification(database, rq.notification_id, rq.as, rq.reason)};
-  log.info("notification resolved", {{"notification", rq.notification_id},
-                                     {"state", r.state},
-                                     {"action", r.action_id}});
-  return {Outcome::done,
-          "notification " + std::to_string(rq.notification_id) +
-            " resolved as " + r.state + " (operator action " +
-            std::to_string(r.action_id) + ")" +
-            (r.state == "pending" ? "; the next notify sends it" : "") +
-            "\n"};
-}
 } // namespace loader::flows
