@@ -430,6 +430,19 @@ CREATE FUNCTION ingest.quarantine_batch(p_batch_id bigint, p_from text, p_attemp
 ALTER FUNCTION ingest.quarantine_batch(p_batch_id bigint, p_from text, p_attempt_id bigint, p_reasons jsonb) OWNER TO invoice_owner;
 
 --
+-- Name: record_busy_attempt(jsonb); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.record_busy_attempt(p_args jsonb) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.record_busy_attempt(p_args jsonb) OWNER TO invoice_owner;
+
+--
 -- Name: reject_revision_conflicts(bigint, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -2302,6 +2315,14 @@ GRANT ALL ON FUNCTION ingest.publish_batch(p_batch_id bigint, p_attempt_id bigin
 --
 
 REVOKE ALL ON FUNCTION ingest.quarantine_batch(p_batch_id bigint, p_from text, p_attempt_id bigint, p_reasons jsonb) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION record_busy_attempt(p_args jsonb); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.record_busy_attempt(p_args jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.record_busy_attempt(p_args jsonb) TO invoice_loader;
 
 
 --

@@ -185,7 +185,7 @@ std::vector<Rejection> rejections_in(pqxx::transaction_base &tx,
 }
 } // namespace
 
-Attempt LoadSteps::begin_attempt(BeginArgs const &a)
+std::optional<Attempt> LoadSteps::begin_attempt(BeginArgs const &a)
 {
   try
   {
@@ -195,9 +195,29 @@ Attempt LoadSteps::begin_attempt(BeginArgs const &a)
     tx.commit();
     return at;
   }
+  catch (pqxx::sql_error const &e)
+  {
+    if (std::string{e.sqlstate()} == "IV203") return std::nullopt;
+    rethrow_classified("registering the batch");
+  }
   catch (...)
   {
     rethrow_classified("registering the batch");
+  }
+}
+
+void LoadSteps::record_busy(BeginArgs const &a)
+{
+  try
+  {
+    pqxx::work tx{m_db.cx()};
+    tx.exec_params("select ingest.record_busy_attempt($1::jsonb)",
+                   begin_args_json(a));
+    tx.commit();
+  }
+  catch (...)
+  {
+    rethrow_classified("recording the busy run");
   }
 }
 

@@ -135,7 +135,13 @@ public:
   void disconnect() noexcept { m_db.disconnect(); }
 
   SourceConfig get_source(std::string const &source);
-  Attempt begin_attempt(BeginArgs const &args);
+  /// ingest.begin_attempt; nothing when another run holds the batch (its
+  /// runner lock: IV203).
+  std::optional<Attempt> begin_attempt(BeginArgs const &args);
+  /// ingest.record_busy_attempt: the run that gave up because another held
+  /// the batch, as a finished attempt with outcome busy (when the batch is
+  /// registered).
+  void record_busy(BeginArgs const &args);
   /// On a new session: retake the runner lock, read the batch state and
   /// the status of the step transaction whose outcome was lost.
   Resumed resume_attempt(std::int64_t attempt_id);

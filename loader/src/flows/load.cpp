@@ -308,12 +308,44 @@ Result run_load(std::string const &dsn, LoadRequest const &rq,
     return dry_run_result(d, in);
   }
 
+  // Another run holding the batch is transient: retried within the budget,
+  // then recorded as a busy attempt and reported (exit 75).
+  std::string const busy{"another run is loading source " + rq.source +
+                         " for business date " + rq.business_date};
+  bool last_try_busy = false;
   auto const begin = [&] {
+    last_try_busy = false;
     throw_if_interrupted("registering the batch");
     steps.connect();
-    return steps.begin_attempt(args);
+    std::optional<db::Attempt> got{steps.begin_attempt(args)};
+    last_try_busy = not got;
+    if (not got) throw LoaderError{ErrorKind::transient, busy};
+    return *got;
   };
-  db::Attempt at{retry.run("register", begin, reset)};
+  auto const give_up_if_busy = [&] {
+    if (not last_try_busy) return false;
+    try
+    {
+      steps.connect();
+      steps.record_busy(args);
+    }
+    catch (LoaderError const &again)
+    {
+      log.warn("could not record the busy run", {{"error", again.what()}});
+    }
+    return true;
+  };
+  db::Attempt at;
+  try
+  {
+    at = retry.run("register", begin, reset);
+  }
+  catch (LoaderError const &e)
+  {
+    if (not give_up_if_busy()) throw;
+    return Result{Outcome::busy, std::string{e.what()} +
+                                   "; rerunning later is safe\n"};
+  }
   report.batch_id = at.batch_id;
   report.already_published = at.state == BatchState::published;
   log.info(at.created ? "batch registered" : "batch found",
@@ -332,7 +364,9 @@ Result run_load(std::string const &dsn, LoadRequest const &rq,
     if (r.taken_over)
     {
       // Another run closed this attempt while we were away: start anew.
-      at = steps.begin_attempt(args);
+      std::optional<db::Attempt> again{steps.begin_attempt(args)};
+      if (not again) throw LoaderError{ErrorKind::transient, busy};
+      at = *again;
       log.info("attempt taken over; continuing as a new attempt",
                {{"batch", at.batch_id},
                 {"attempt", at.attempt_no},
