@@ -47,7 +47,7 @@ std::pair<int, std::string> version_of(std::string_view path)
 }
 } // namespace
 
-MigrateResult migrate(pqxx::connection &cx, Logger const &log)
+MigrateResult migrate(pqxx::connection_base &cx, Logger const &log)
 {
   MigrateResult out;
   std::string current_file;

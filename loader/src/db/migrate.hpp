@@ -20,5 +20,5 @@ struct MigrateResult
 /// then re-apply every SQL function file as invoice_owner; all in one
 /// transaction under an advisory lock.  An applied migration whose text
 /// changed since is refused (LoaderError config); nothing is applied then.
-MigrateResult migrate(pqxx::connection &cx, Logger const &log);
+MigrateResult migrate(pqxx::connection_base &cx, Logger const &log);
 } // namespace loader::db

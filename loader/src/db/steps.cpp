@@ -48,7 +48,7 @@ std::string text_array(std::vector<std::string> const &items)
 
 struct Steps::Session
 {
-  std::unique_ptr<pqxx::connection> cx;
+  std::unique_ptr<db::Connection> cx;
 };
 
 Steps::Steps(std::string dsn) : m_dsn{std::move(dsn)} {}
