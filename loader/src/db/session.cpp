@@ -1,11 +1,13 @@
 #include "db/session.hpp"
 
 #include <algorithm>
-#include <cctype>
+#include <cerrno>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <string_view>
 #include <thread>
 
@@ -16,7 +18,6 @@
 
 #include <pqxx/connectionpolicy>
 #include <pqxx/except>
-#include <pqxx/nontransaction>
 
 #include "core/errors.hpp"
 
@@ -180,8 +181,8 @@ int on_libpq_event(PGEventId id, void *, void *pass_through)
   return 1;
 }
 
-/// Parse the milliseconds of an integer option value ("10"); nullopt when
-/// it is not a plain non-negative integer.
+/// An integer option value ("10"); nullopt when it is not a plain
+/// non-negative integer.
 std::optional<long> plain_int(char const *v)
 {
   if (v == nullptr or *v == '\0') return std::nullopt;
