@@ -4,7 +4,8 @@
 # pg_cron, libpqxx/libpq, Boost.Program_options and the Boost headers
 # (UUID, Algorithm), nlohmann-json, Catch2 v2, pg_prove, libcurl and
 # OpenSSL, curl(1), openssl(1) and python3 (the transport tests' loopback
-# servers, tests/tools/README.md), and time (/usr/bin/time, for the
+# servers, tests/tools/README.md), locales (the connection tests make a
+# German server locale), and time (/usr/bin/time, for the
 # benchmarks' peak memory; scripts/bench.sh installs pgloader itself when it
 # runs in full); for the package (scripts/package.sh, tests/package/):
 # help2man (the man page), man-db (man -l), dpkg-dev (dpkg-shlibdeps: the
@@ -49,6 +50,7 @@ packages=(
   curl
   openssl
   python3
+  locales
   time
   help2man
   man-db

@@ -173,3 +173,87 @@ sample_for() {
   sed -i "s/\"source\":\"acme-erp\"/\"source\":\"$src\"/" "$csv.manifest.json"
   echo "$csv"
 }
+
+# --- issue 14: clusters of a test's own, locales, the fault proxy -------
+
+# as_server CMD...: run CMD as the server's user (postgres when we are
+# root: initdb and pg_ctl refuse root), from a directory it can read.
+as_server() {
+  if [[ $EUID -eq 0 ]]; then runuser -u postgres -- env -C / "$@"; else "$@"; fi
+}
+
+# own_cluster NAME [CONF_LINE...]: a throwaway cluster of this test alone
+# in $WORK/NAME (trust for the superuser postgres, unix socket only, in
+# $WORK/NAME), for settings that would disturb other tests (pg_hba,
+# lc_messages).  Extra lines go into postgresql.conf.  Sets OWN_HOST and
+# OWN_PORT; stop it with own_cluster_stop NAME (the test's EXIT trap must
+# call it too).
+own_cluster() {
+  local name=$1; shift
+  local dir=$WORK/$name
+  mkdir -p "$dir"
+  chmod 755 "$WORK" "$dir"
+  [[ $EUID -eq 0 ]] && chown postgres:postgres "$dir"
+  as_server "$TMP_PG_BIN/initdb" --pgdata="$dir/data" --no-locale --encoding=UTF8 \
+    --auth=trust -U postgres --nosync >"$dir/initdb.log" 2>&1 \
+    || { cat "$dir/initdb.log" >&2; fail "initdb of $name failed"; }
+  OWN_HOST=$dir
+  OWN_PORT=$((5433 + RANDOM % 20000))
+  {
+    echo "listen_addresses = ''"
+    echo "unix_socket_directories = '$dir'"
+    echo "port = $OWN_PORT"
+    echo "fsync = off"
+    printf '%s\n' "$@"
+  } >>"$dir/data/postgresql.conf"
+  as_server "$TMP_PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start \
+    >"$dir/pg_ctl.log" 2>&1 || { cat "$dir/pg_ctl.log" "$dir/server.log" >&2; fail "$name did not start"; }
+}
+own_cluster_stop() {
+  [[ -f $WORK/$1/data/postmaster.pid ]] || return 0
+  as_server "$TMP_PG_BIN/pg_ctl" -D "$WORK/$1/data" -m immediate -w stop >/dev/null 2>&1 || true
+}
+
+# ensure_locale de_DE.UTF-8: generate a locale (Debian's locales package)
+# unless the system has it.
+ensure_locale() {
+  local want=$1 short
+  short=$(echo "${want%%.*}.utf8" | tr '[:upper:]' '[:lower:]')
+  locale -a | tr '[:upper:]' '[:lower:]' | grep -qx "$short" && return 0
+  [[ $EUID -eq 0 ]] || fail "locale $want is missing and only root can generate it"
+  command -v locale-gen >/dev/null || fail "locale-gen missing (Debian package locales)"
+  sed -i "s/^# *$want/$want/" /etc/locale.gen
+  locale-gen >/dev/null
+  locale -a | tr '[:upper:]' '[:lower:]' | grep -qx "$short" || fail "could not generate $want"
+}
+
+# start_fault_proxy: tests/tools/fault_proxy in front of the main
+# cluster's unix socket, mode pass.  Sets PROXY_PID, PROXY_PORT,
+# PROXY_CONTROL and PROXY_LOG; set_proxy_mode MODE switches it.
+start_fault_proxy() {
+  [[ -x $FAULT_PROXY ]] || fail "no fault proxy at $FAULT_PROXY (build with BUILD_TESTING=ON)"
+  PROXY_CONTROL=$WORK/proxy.control
+  PROXY_LOG=$WORK/proxy.log
+  echo pass >"$PROXY_CONTROL"
+  "$FAULT_PROXY" --listen 127.0.0.1:0 --upstream-unix "$PGHOST/.s.PGSQL.$PGPORT" \
+    --control "$PROXY_CONTROL" --log "$PROXY_LOG" --exit-after 900 &
+  PROXY_PID=$!
+  local _
+  for _ in $(seq 100); do grep -q "listening on" "$PROXY_LOG" 2>/dev/null && break; sleep 0.05; done
+  PROXY_PORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$PROXY_LOG" | head -n 1)
+  [[ -n $PROXY_PORT ]] || fail "the proxy did not say where it listens"
+}
+set_proxy_mode() { echo "$1" >"$PROXY_CONTROL.tmp" && mv "$PROXY_CONTROL.tmp" "$PROXY_CONTROL"; }
+
+# wait_for LIMIT_SECONDS DESCRIPTION CMD...: poll CMD every 0.1 s until it
+# succeeds; fails the test after LIMIT_SECONDS (a bound on the loop, not a
+# timing assertion).
+wait_for() {
+  local limit=$1 what=$2; shift 2
+  local tries=$((limit * 10)) i
+  for ((i = 0; i < tries; i++)); do
+    if "$@"; then return 0; fi
+    sleep 0.1
+  done
+  fail "gave up waiting for: $what"
+}

@@ -53,10 +53,15 @@ void add_retry_options(po::options_description &d)
      "failed or got 5xx/429), 1-100; default: no bound, the budget bounds "
      "the run")
     ("retry-budget", po::value<std::string>()->value_name("SECONDS"),
-     "total time the run may spend, retries included, 1-86400; default "
-     "300. Retries wait with capped exponential backoff and full jitter, "
-     "at least a 429/503's Retry-After; when the budget runs out the run "
-     "exits 75 and the batch stays at its last checkpoint");
+     "how long the run may keep retrying transient failures (server down "
+     "or restarting, lost connection, failover, another run holding the "
+     "batch, a failed download), 1-86400; default 300. Waits grow from "
+     "0.25 s to at most 5 s (exponential backoff, full jitter; at least a "
+     "429/503's Retry-After), so an outage shorter than the budget costs "
+     "time, not the outcome, and the run continues within about 5 s of the "
+     "server's return; each step's statement_timeout is what is left of it. "
+     "When it is spent the run exits 75 and the batch stays at its last "
+     "checkpoint");
 }
 
 void bind_feed_options(po::variables_map const &vm, flows::FeedOptions &out)

@@ -98,8 +98,9 @@ po::options_description options()
     ("netrc-file", po::value<std::string>()->value_name("FILE"),
      "credentials for the sinks' hosts (netrc format)")
     ("retry-attempts", po::value<std::string>()->value_name("N"),
-     "tries of a send or a database call that fails for a transient "
-     "reason, 1-100; default 5")
+     "an extra bound on the tries of a send or a database call that fails "
+     "for a transient reason, 1-100; default: none (--retry-budget bounds "
+     "them)")
     ("retry-budget", po::value<std::string>()->value_name("SECONDS"),
      "time one pass may spend retrying, 1-86400; default 300");
   return d;

@@ -9,7 +9,7 @@ namespace loader::db
 {
 struct Database::Session
 {
-  std::unique_ptr<pqxx::connection> cx;
+  std::unique_ptr<db::Connection> cx;
 };
 
 Database::Database(std::string dsn, bool check_schema) :
@@ -29,6 +29,14 @@ void Database::connect()
 void Database::disconnect() noexcept
 {
   m_session.reset();
+}
+
+void Database::bound_statements(std::chrono::milliseconds remaining_budget)
+{
+  connect();
+  Connection &c = *m_session->cx;
+  set_statement_timeout(
+    c, statement_timeout_for(remaining_budget, c.initial_statement_timeout()));
 }
 
 pqxx::connection_base &Database::cx()

@@ -1,4 +1,5 @@
 #pragma once
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -29,6 +30,9 @@ public:
   void disconnect() noexcept;
   /// The session, connecting first when there is none.
   pqxx::connection_base &cx();
+  /// The next statements' statement_timeout: what is left of the retry
+  /// budget, or the server's own setting when shorter (db/session.hpp).
+  void bound_statements(std::chrono::milliseconds remaining_budget);
 
 private:
   std::string m_dsn;

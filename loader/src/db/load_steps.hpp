@@ -133,6 +133,11 @@ public:
   void connect() { m_db.connect(); }
   /// Drop the session (and with it the session's runner lock).
   void disconnect() noexcept { m_db.disconnect(); }
+  /// The next step's statement_timeout from what is left of the budget.
+  void bound_next_step(std::chrono::milliseconds remaining_budget)
+  {
+    m_db.bound_statements(remaining_budget);
+  }
 
   SourceConfig get_source(std::string const &source);
   /// ingest.begin_attempt; nothing when another run holds the batch (its
