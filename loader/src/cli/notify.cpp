@@ -8,6 +8,7 @@
 #include <boost/algorithm/string/trim.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/feed_options.hpp"
 #include "cli/help.hpp"
 #include "cli/values.hpp"
 #include "flows/notify.hpp"
@@ -213,10 +214,7 @@ Bound bind(po::variables_map const &vm)
     check_not_empty("netrc-file", *v);
     out.netrc_file = *v;
   }
-  if (auto const v = bounded(vm, "retry-attempts", 1, 100))
-    out.retry.max_attempts = static_cast<int>(*v);
-  if (auto const v = bounded(vm, "retry-budget", 1, 86400))
-    out.retry.budget = std::chrono::seconds{*v};
+  bind_retry_options(vm, out.retry);
   return {out, [out](GlobalOptions const &g, Logger const &log) {
             return flows::notify(g.dsn, out, log);
           }};
