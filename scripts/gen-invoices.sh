@@ -3,15 +3,22 @@
 # with its manifest, for load tests, benchmarks and end-to-end tests.
 #
 # Usage: scripts/gen-invoices.sh [--source S] [--prefix P] [--revision R]
-#                                OUT_DIR BUSINESS_DATE COUNT
+#                                [--repeats N] OUT_DIR BUSINESS_DATE COUNT
 #   --source S     the source named in the manifest (default acme-erp)
 #   --prefix P     invoice numbers are P followed by the record number, six
 #                  digits at least (default INV-YYYYMMDD-, the business date)
 #   --revision R   the revision of every record (default 0)
+#   --repeats N    after the COUNT records, N more lines that repeat records
+#                  1, 2, ... (cycling when N > COUNT) byte for byte:
+#                  identical duplicates, which count once (CONTRACT.md 4);
+#                  the file then has COUNT + N records, and the manifest
+#                  counts and totals all of them (benchmarks of duplicate-
+#                  heavy files, bench/duplicates/)
 #   -h, --help     this text
 #
 # Writes OUT_DIR/<S>_<date>.csv, or OUT_DIR/<S>_<date>_<P>r<R>.csv when
-# --prefix or --revision is given (a / in P becomes _), plus
+# --prefix or --revision is given (a / in P becomes _), with _dupN appended
+# to the name for --repeats N, plus
 # <csv>.manifest.json with {"source", "business_date", "record_count",
 # "control_total", "sha256"}, and prints the CSV's path.
 #
@@ -36,17 +43,18 @@ export LC_ALL=C
 source "$(dirname "${BASH_SOURCE[0]}")/lib/help.sh"
 
 usage() {
-  echo "usage: $0 [--source S] [--prefix P] [--revision R] OUT_DIR BUSINESS_DATE COUNT" >&2
+  echo "usage: $0 [--source S] [--prefix P] [--revision R] [--repeats N] OUT_DIR BUSINESS_DATE COUNT" >&2
   exit 64
 }
 
-source_name=acme-erp prefix='' revision=0 named=''
+source_name=acme-erp prefix='' revision=0 named='' repeats=0
 while [[ $# -gt 0 ]]; do
   case $1 in
     --source) [[ $# -ge 2 ]] || usage; source_name=$2; shift 2 ;;
     --prefix) [[ $# -ge 2 ]] || usage; prefix=$2; named=1; shift 2 ;;
     --revision) [[ $# -ge 2 ]] || usage; revision=$2; named=1; shift 2 ;;
     -h | --help) script_help "$0" ;;
+    --repeats) [[ $# -ge 2 ]] || usage; repeats=$2; shift 2 ;;
     --) shift; break ;;
     -*) usage ;;
     *) break ;;
@@ -63,7 +71,12 @@ out_dir=$1 date=$2 count=$3
   { echo "gen-invoices: the revision must be a whole number, not '$revision'" >&2; exit 64; }
 [[ -z $prefix || $prefix =~ ^[A-Za-z0-9._/-]{1,56}$ ]] ||
   { echo "gen-invoices: the prefix must be 1-56 characters of A-Z a-z 0-9 . _ / -" >&2; exit 64; }
-count=$((10#$count)) revision=$((10#$revision))
+[[ $repeats =~ ^[0-9]{1,8}$ ]] ||
+  { echo "gen-invoices: --repeats must be a whole number below 10^8, not '$repeats'" >&2; exit 64; }
+count=$((10#$count)) revision=$((10#$revision)) repeats=$((10#$repeats))
+if [[ $repeats -gt 0 && $count -eq 0 ]]; then
+  echo "gen-invoices: --repeats needs at least one record to repeat" >&2; exit 64
+fi
 
 # shellcheck source=scripts/lib/dates.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/dates.sh"
@@ -76,6 +89,9 @@ name=${source_name}_$date
 if [[ -n $named ]]; then
   name+="_${prefix//\//_}r$revision"
 fi
+if [[ $repeats -gt 0 ]]; then
+  name+="_dup$repeats"
+fi
 
 mkdir -p "$out_dir"
 csv=$out_dir/$name.csv
@@ -87,6 +103,7 @@ trap 'rm -f "$tmp_csv"' EXIT
 # exact; mawk's %d stops at 2^31, hence %.0f.  The pseudo-random values are
 # products and remainders of small primes, reproducible on any awk.
 awk -v business_date="$date" -v n="$count" -v rev="$revision" -v prefix="$prefix" \
+  -v repeats="$repeats" \
   "$awk_dates"'
 function money(c,    sign) {
   sign = c < 0 ? "-" : ""
@@ -120,16 +137,21 @@ BEGIN {
       descr = ""
     else
       descr = "Service item " (h1 % 997) " rev " rev
-    printf "%s%06d,%d,ISSUED,%s,CUST-%05d,%s,%s,EUR,%s,%s,%s,%s\n",
+    line = sprintf("%s%06d,%d,ISSUED,%s,CUST-%05d,%s,%s,EUR,%s,%s,%s,%s",
       prefix, i, rev, credit ? "CREDIT_NOTE" : "INVOICE", h2 % 5000 + 1,
       civil_from_days(invoiced), civil_from_days(due),
-      money(net), money(tax), money(gross), descr
+      money(net), money(tax), money(gross), descr)
+    print line
+    if (i <= repeats) kept[i] = line
   }
+  # identical repeats of records 1, 2, ... (cycling)
+  for (k = 0; k < repeats; ++k)
+    print kept[k % (n < repeats ? n : repeats) + 1]
 }' >"$tmp_csv"
 
 # Check what was written; the description is the only field that can hold a
 # comma, and it is the last one, so the first eleven split cleanly.
-total_cents=$(awk -v n="$count" -v rev="$revision" '
+total_cents=$(awk -v n="$((count + repeats))" -v rev="$revision" '
 function cents(s,    sign, parts) {
   sign = 1
   if (s ~ /^-/) { sign = -1; s = substr(s, 2) }
@@ -159,5 +181,5 @@ sha=${sha%% *}
 chmod 644 "$tmp_csv"
 mv "$tmp_csv" "$csv"
 printf '{"source":"%s","business_date":"%s","record_count":%s,"control_total":"%s","sha256":"%s"}\n' \
-  "$source_name" "$date" "$count" "$control_total" "$sha" >"$manifest"
+  "$source_name" "$date" "$((count + repeats))" "$control_total" "$sha" >"$manifest"
 echo "$csv"

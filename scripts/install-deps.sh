@@ -3,11 +3,14 @@
 # invoice-loader need: compiler and CMake, PostgreSQL 15 with pgTAP and
 # pg_cron, libpqxx/libpq, Boost.Program_options and the Boost headers
 # (UUID, Algorithm), nlohmann-json, Catch2 v2, pg_prove, libcurl and
-# OpenSSL; for the benchmarks (bench/run.py, behind scripts/bench.sh):
-# python3 and pgloader, the baseline it measures the loader against; for the
-# package (scripts/package.sh, tests/package/): help2man (the man page),
-# man-db (man -l), dpkg-dev (dpkg-shlibdeps: the .deb's Depends) and file
-# (which dpkg-shlibdeps and CPack use to find the ELF files).
+# OpenSSL, curl(1), openssl(1) and python3 (the transport tests' loopback
+# servers, tests/tools/README.md), locales (the connection tests make a
+# German server locale); for the benchmarks (bench/run.py, behind
+# scripts/bench.sh): python3 and pgloader, the baseline it measures the
+# loader against; for the package (scripts/package.sh, tests/package/):
+# help2man (the man page), man-db (man -l), dpkg-dev (dpkg-shlibdeps: the
+# .deb's Depends) and file (which dpkg-shlibdeps and CPack use to find the
+# ELF files).
 #
 # Usage: scripts/install-deps.sh          (no arguments)
 #        scripts/install-deps.sh --help   (this text; installs nothing)
@@ -44,7 +47,10 @@ packages=(
   libcurl4-openssl-dev
   libssl-dev
   ca-certificates
+  curl
+  openssl
   python3
+  locales
   pgloader
   help2man
   man-db

@@ -12,7 +12,8 @@
 #      the loader, twice: the second run must be a no-op (schema dump and
 #      loader_meta.schema_migration unchanged);
 #   2. installs pgTAP (schema tap, usable by every role: tests switch to
-#      invoice_loader / invoice_operator / invoice_reader) and the helpers
+#      invoice_loader / invoice_operator / invoice_reader), dblink (schema
+#      dblink, superuser only: second sessions) and the helpers
 #      (tests/sql/_helpers/*.sql, schema tests);
 #   3. creates invoice_sqltest from it (createdb -T) and runs
 #      pg_prove --ext .sql -r over every directory of tests/sql but _helpers.
@@ -93,6 +94,10 @@ rm -f "${TMPDIR:-/tmp}/schema.diff.$$"
 create schema tap;
 create extension pgtap with schema tap;
 grant usage on schema tap to public;
+-- dblink (contrib, shipped with postgresql-15): a second session, for the
+-- tests of concurrent consumers and of time travel (their own commits).
+create schema dblink;
+create extension dblink with schema dblink;
 SQL
 for helper in tests/sql/_helpers/*.sql; do
   "${psql_tpl[@]}" --single-transaction -f "$helper"

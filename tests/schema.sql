@@ -99,6 +99,19 @@ CREATE FUNCTION core.keep_referenced_rows() RETURNS trigger
 
 ALTER FUNCTION core.keep_referenced_rows() OWNER TO invoice_owner;
 
+--
+-- Name: abandon_batch(bigint, bigint, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.abandon_batch(p_batch_id bigint, p_attempt_id bigint, p_reason text) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.abandon_batch(p_batch_id bigint, p_attempt_id bigint, p_reason text) OWNER TO invoice_owner;
+
 SET default_tablespace = '';
 
 SET default_table_access_method = heap;
@@ -119,9 +132,12 @@ CREATE TABLE ingest.source (
     created_by text DEFAULT SESSION_USER NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_by text DEFAULT SESSION_USER NOT NULL,
+    deadline time without time zone,
+    retention_days integer DEFAULT 30 NOT NULL,
     CONSTRAINT source_check CHECK (((policy = 'partial'::text) = (max_rejected_share IS NOT NULL))),
     CONSTRAINT source_max_rejected_share_check CHECK (((max_rejected_share >= (0)::numeric) AND (max_rejected_share <= (1)::numeric))),
     CONSTRAINT source_policy_check CHECK ((policy = ANY (ARRAY['all-or-nothing'::text, 'partial'::text]))),
+    CONSTRAINT source_retention_days_check CHECK ((retention_days > 0)),
     CONSTRAINT source_source_check CHECK ((source ~ '^[a-z0-9][a-z0-9._-]{0,63}$'::text))
 );
 
@@ -129,17 +145,17 @@ CREATE TABLE ingest.source (
 ALTER TABLE ingest.source OWNER TO invoice_owner;
 
 --
--- Name: add_source(text, text, numeric, date, text, boolean); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+-- Name: add_source(text, text, numeric, date, text, boolean, time without time zone, integer); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
-CREATE FUNCTION ingest.add_source(p_source text, p_policy text DEFAULT NULL::text, p_max_rejected_share numeric DEFAULT NULL::numeric, p_start_date date DEFAULT NULL::date, p_feed_url text DEFAULT NULL::text, p_allow_unknown_columns boolean DEFAULT NULL::boolean) RETURNS ingest.source
+CREATE FUNCTION ingest.add_source(p_source text, p_policy text DEFAULT NULL::text, p_max_rejected_share numeric DEFAULT NULL::numeric, p_start_date date DEFAULT NULL::date, p_feed_url text DEFAULT NULL::text, p_allow_unknown_columns boolean DEFAULT NULL::boolean, p_deadline time without time zone DEFAULT NULL::time without time zone, p_retention_days integer DEFAULT NULL::integer) RETURNS ingest.source
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS <body in sql/>
 ;
 
 
-ALTER FUNCTION ingest.add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean) OWNER TO invoice_owner;
+ALTER FUNCTION ingest.add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean, p_deadline time without time zone, p_retention_days integer) OWNER TO invoice_owner;
 
 --
 -- Name: analyze_staging(text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -155,17 +171,69 @@ CREATE FUNCTION ingest.analyze_staging(p_step text) RETURNS void
 ALTER FUNCTION ingest.analyze_staging(p_step text) OWNER TO invoice_owner;
 
 --
--- Name: begin_attempt(text, date, text, bigint, text, boolean, text[], jsonb, text, bigint, text, uuid, text, integer, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+-- Name: begin_attempt(jsonb); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
-CREATE FUNCTION ingest.begin_attempt(p_source text, p_business_date date, p_sha256 text, p_size_bytes bigint, p_file_name text, p_had_bom boolean, p_columns text[], p_problems jsonb, p_manifest text, p_expect_count bigint, p_expect_total text, p_run_id uuid, p_host text, p_pid integer, p_file_records bigint) RETURNS TABLE(batch_id bigint, attempt_id bigint, attempt_no integer, state text, created boolean)
+CREATE FUNCTION ingest.begin_attempt(p_args jsonb) RETURNS TABLE(batch_id bigint, attempt_id bigint, attempt_no integer, state text, created boolean)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS <body in sql/>
 ;
 
 
-ALTER FUNCTION ingest.begin_attempt(p_source text, p_business_date date, p_sha256 text, p_size_bytes bigint, p_file_name text, p_had_bom boolean, p_columns text[], p_problems jsonb, p_manifest text, p_expect_count bigint, p_expect_total text, p_run_id uuid, p_host text, p_pid integer, p_file_records bigint) OWNER TO invoice_owner;
+ALTER FUNCTION ingest.begin_attempt(p_args jsonb) OWNER TO invoice_owner;
+
+--
+-- Name: check_staging_scope(); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.check_staging_scope() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.check_staging_scope() OWNER TO invoice_owner;
+
+--
+-- Name: claim_notifications(integer, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.claim_notifications(p_limit integer, p_claimer text) RETURNS TABLE(notification_id bigint, kind text, dedupe_key text, tries integer, payload jsonb)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.claim_notifications(p_limit integer, p_claimer text) OWNER TO invoice_owner;
+
+--
+-- Name: clear_typed_staging(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.clear_typed_staging(p_batch_id bigint) RETURNS void
+    LANGUAGE sql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.clear_typed_staging(p_batch_id bigint) OWNER TO invoice_owner;
+
+--
+-- Name: consume_replay(bigint, bigint, jsonb, integer, numeric); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.consume_replay(p_batch_id bigint, p_attempt_id bigint, p_manifest jsonb, p_record_count integer, p_control_total numeric) RETURNS boolean
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.consume_replay(p_batch_id bigint, p_attempt_id bigint, p_manifest jsonb, p_record_count integer, p_control_total numeric) OWNER TO invoice_owner;
 
 --
 -- Name: failing_records(bigint, date); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -207,6 +275,32 @@ CREATE FUNCTION ingest.get_source(p_source text) RETURNS ingest.source
 ALTER FUNCTION ingest.get_source(p_source text) OWNER TO invoice_owner;
 
 --
+-- Name: guard_operator_action(); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.guard_operator_action() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.guard_operator_action() OWNER TO invoice_owner;
+
+--
+-- Name: holds_runner_lock(text, date); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.holds_runner_lock(p_source text, p_business_date date) RETURNS boolean
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.holds_runner_lock(p_source text, p_business_date date) OWNER TO invoice_owner;
+
+--
 -- Name: is_iso_date(text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -231,6 +325,19 @@ CREATE FUNCTION ingest.is_plain_decimal(p text) RETURNS boolean
 ALTER FUNCTION ingest.is_plain_decimal(p text) OWNER TO invoice_owner;
 
 --
+-- Name: mark_notification(bigint, text, integer, text, text, text, interval); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.mark_notification(p_notification_id bigint, p_outcome text, p_status integer DEFAULT NULL::integer, p_detail text DEFAULT NULL::text, p_sink text DEFAULT NULL::text, p_response text DEFAULT NULL::text, p_retry_after interval DEFAULT NULL::interval) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.mark_notification(p_notification_id bigint, p_outcome text, p_status integer, p_detail text, p_sink text, p_response text, p_retry_after interval) OWNER TO invoice_owner;
+
+--
 -- Name: mark_staged(bigint, bigint, bigint, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -244,6 +351,32 @@ CREATE FUNCTION ingest.mark_staged(p_batch_id bigint, p_attempt_id bigint, p_sen
 ALTER FUNCTION ingest.mark_staged(p_batch_id bigint, p_attempt_id bigint, p_sent bigint, p_copied bigint) OWNER TO invoice_owner;
 
 --
+-- Name: notification_lock_key(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.notification_lock_key(p_notification_id bigint, OUT key1 integer, OUT key2 integer) RETURNS record
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.notification_lock_key(p_notification_id bigint, OUT key1 integer, OUT key2 integer) OWNER TO invoice_owner;
+
+--
+-- Name: number_outbox_round(); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.number_outbox_round() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.number_outbox_round() OWNER TO invoice_owner;
+
+--
 -- Name: parse_manifest(text, bigint, text, boolean, text, date, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -255,6 +388,19 @@ CREATE FUNCTION ingest.parse_manifest(p_manifest text, p_expect_count bigint, p_
 
 
 ALTER FUNCTION ingest.parse_manifest(p_manifest text, p_expect_count bigint, p_expect_total text, p_required boolean, p_source text, p_business_date date, p_sha256 text) OWNER TO invoice_owner;
+
+--
+-- Name: printable(text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.printable(p_text text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.printable(p_text text) OWNER TO invoice_owner;
 
 --
 -- Name: publish_batch(bigint, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -284,6 +430,19 @@ CREATE FUNCTION ingest.quarantine_batch(p_batch_id bigint, p_from text, p_attemp
 ALTER FUNCTION ingest.quarantine_batch(p_batch_id bigint, p_from text, p_attempt_id bigint, p_reasons jsonb) OWNER TO invoice_owner;
 
 --
+-- Name: record_busy_attempt(jsonb); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.record_busy_attempt(p_args jsonb) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.record_busy_attempt(p_args jsonb) OWNER TO invoice_owner;
+
+--
 -- Name: reject_revision_conflicts(bigint, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -295,6 +454,71 @@ CREATE FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source tex
 
 
 ALTER FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source text) OWNER TO invoice_owner;
+
+--
+-- Name: rejected_records(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.rejected_records(p_batch_id bigint) RETURNS integer
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.rejected_records(p_batch_id bigint) OWNER TO invoice_owner;
+
+--
+-- Name: rejected_share_problem(ingest.source, integer, integer); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.rejected_share_problem(p_source ingest.source, p_rejected integer, p_records integer) RETURNS jsonb
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.rejected_share_problem(p_source ingest.source, p_rejected integer, p_records integer) OWNER TO invoice_owner;
+
+--
+-- Name: replay_batch(bigint, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.replay_batch(p_batch_id bigint, p_reason text) RETURNS TABLE(action_id bigint, batch_id bigint, superseded_attempt_no integer, superseded_run_id uuid, created boolean)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.replay_batch(p_batch_id bigint, p_reason text) OWNER TO invoice_owner;
+
+--
+-- Name: require_operator(text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.require_operator(p_what text) RETURNS void
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.require_operator(p_what text) OWNER TO invoice_owner;
+
+--
+-- Name: resolve_notification(bigint, text, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.resolve_notification(p_notification_id bigint, p_as text, p_reason text) RETURNS TABLE(state text, action_id bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.resolve_notification(p_notification_id bigint, p_as text, p_reason text) OWNER TO invoice_owner;
 
 --
 -- Name: restage_lost_batch(bigint, text, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -323,10 +547,36 @@ CREATE FUNCTION ingest.resume_attempt(p_attempt_id bigint, p_xid text DEFAULT NU
 ALTER FUNCTION ingest.resume_attempt(p_attempt_id bigint, p_xid text) OWNER TO invoice_owner;
 
 --
+-- Name: revert_batch(bigint, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.revert_batch(p_batch_id bigint, p_reason text) RETURNS TABLE(action_id bigint, batch_id bigint, reverted_versions integer, restored_versions integer, watermark date, superseded_attempt_no integer, superseded_run_id uuid)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.revert_batch(p_batch_id bigint, p_reason text) OWNER TO invoice_owner;
+
+--
+-- Name: runner_lock_key(text, date); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.runner_lock_key(p_source text, p_business_date date, OUT key1 integer, OUT key2 integer) RETURNS record
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.runner_lock_key(p_source text, p_business_date date, OUT key1 integer, OUT key2 integer) OWNER TO invoice_owner;
+
+--
 -- Name: staged_totals(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
-CREATE FUNCTION ingest.staged_totals(p_batch_id bigint) RETURNS TABLE(distinct_keys integer, gross_sum numeric, unreadable integer)
+CREATE FUNCTION ingest.staged_totals(p_batch_id bigint) RETURNS TABLE(distinct_keys integer, gross_sum numeric, unreadable integer, net_sum numeric, net_unreadable integer, tax_sum numeric, tax_unreadable integer)
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
     AS <body in sql/>
@@ -336,17 +586,107 @@ CREATE FUNCTION ingest.staged_totals(p_batch_id bigint) RETURNS TABLE(distinct_k
 ALTER FUNCTION ingest.staged_totals(p_batch_id bigint) OWNER TO invoice_owner;
 
 --
--- Name: status_report(text, bigint, integer); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+-- Name: status_report(text, bigint, integer, text, date); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
-CREATE FUNCTION ingest.status_report(p_source text DEFAULT NULL::text, p_batch_id bigint DEFAULT NULL::bigint, p_limit integer DEFAULT 50) RETURNS jsonb
+CREATE FUNCTION ingest.status_report(p_source text DEFAULT NULL::text, p_batch_id bigint DEFAULT NULL::bigint, p_limit integer DEFAULT 50, p_state text DEFAULT NULL::text, p_since date DEFAULT NULL::date) RETURNS jsonb
     LANGUAGE sql STABLE
     SET search_path TO ''
     AS <body in sql/>
 ;
 
 
-ALTER FUNCTION ingest.status_report(p_source text, p_batch_id bigint, p_limit integer) OWNER TO invoice_owner;
+ALTER FUNCTION ingest.status_report(p_source text, p_batch_id bigint, p_limit integer, p_state text, p_since date) OWNER TO invoice_owner;
+
+--
+-- Name: sweep(interval, integer, integer); Type: PROCEDURE; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE PROCEDURE ingest.sweep(IN p_orphan_after interval DEFAULT '24:00:00'::interval, IN p_chunk integer DEFAULT 10000, IN p_cron_keep_days integer DEFAULT 7)
+    LANGUAGE plpgsql
+    AS <body in sql/>
+;
+
+
+ALTER PROCEDURE ingest.sweep(IN p_orphan_after interval, IN p_chunk integer, IN p_cron_keep_days integer) OWNER TO invoice_owner;
+
+--
+-- Name: sweep_abandoned_attempts(); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.sweep_abandoned_attempts() RETURNS TABLE(batch_id bigint, attempts integer)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.sweep_abandoned_attempts() OWNER TO invoice_owner;
+
+--
+-- Name: sweep_cron_history(integer); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.sweep_cron_history(p_keep_days integer DEFAULT 7) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.sweep_cron_history(p_keep_days integer) OWNER TO invoice_owner;
+
+--
+-- Name: sweep_deadlines(integer); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.sweep_deadlines(p_limit integer DEFAULT 100) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.sweep_deadlines(p_limit integer) OWNER TO invoice_owner;
+
+--
+-- Name: sweep_orphan_received(interval, integer); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.sweep_orphan_received(p_after interval DEFAULT '24:00:00'::interval, p_limit integer DEFAULT 100) RETURNS TABLE(batch_id bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.sweep_orphan_received(p_after interval, p_limit integer) OWNER TO invoice_owner;
+
+--
+-- Name: sweep_publish_ready(uuid, bigint[]); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.sweep_publish_ready(p_run_id uuid DEFAULT gen_random_uuid(), p_skip bigint[] DEFAULT '{}'::bigint[]) RETURNS TABLE(batch_id bigint, outcome text, attempt_id bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.sweep_publish_ready(p_run_id uuid, p_skip bigint[]) OWNER TO invoice_owner;
+
+--
+-- Name: sweep_retention(integer); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.sweep_retention(p_chunk integer DEFAULT 10000) RETURNS TABLE(batch_id bigint, rows_deleted integer, done boolean)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.sweep_retention(p_chunk integer) OWNER TO invoice_owner;
 
 --
 -- Name: transition(bigint, text, text, bigint, jsonb); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -362,6 +702,19 @@ CREATE FUNCTION ingest.transition(p_batch_id bigint, p_from text, p_to text, p_a
 ALTER FUNCTION ingest.transition(p_batch_id bigint, p_from text, p_to text, p_attempt_id bigint, p_detail jsonb) OWNER TO invoice_owner;
 
 --
+-- Name: try_runner_xact_lock(text, date); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.try_runner_xact_lock(p_source text, p_business_date date) RETURNS boolean
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.try_runner_xact_lock(p_source text, p_business_date date) OWNER TO invoice_owner;
+
+--
 -- Name: validate_batch(bigint, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -374,6 +727,46 @@ CREATE FUNCTION ingest.validate_batch(p_batch_id bigint, p_attempt_id bigint) RE
 
 
 ALTER FUNCTION ingest.validate_batch(p_batch_id bigint, p_attempt_id bigint) OWNER TO invoice_owner;
+
+--
+-- Name: write_notification(bigint, text, jsonb, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.write_notification(p_batch_id bigint, p_kind text, p_payload jsonb, p_dedupe_key text DEFAULT NULL::text) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.write_notification(p_batch_id bigint, p_kind text, p_payload jsonb, p_dedupe_key text) OWNER TO invoice_owner;
+
+--
+-- Name: invoice_as_of(timestamp with time zone); Type: FUNCTION; Schema: reporting; Owner: invoice_owner
+--
+
+CREATE FUNCTION reporting.invoice_as_of(p_ts timestamp with time zone) RETURNS TABLE(source text, invoice_number text, revision integer, document_type text, customer_id text, invoice_date date, due_date date, currency text, net_amount numeric, tax_amount numeric, gross_amount numeric, description text, batch_id bigint, published_at timestamp with time zone)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    SET plan_cache_mode TO 'force_custom_plan'
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION reporting.invoice_as_of(p_ts timestamp with time zone) OWNER TO invoice_owner;
+
+--
+-- Name: invoice_as_of_batch(bigint); Type: FUNCTION; Schema: reporting; Owner: invoice_owner
+--
+
+CREATE FUNCTION reporting.invoice_as_of_batch(p_batch_id bigint) RETURNS TABLE(source text, invoice_number text, revision integer, document_type text, customer_id text, invoice_date date, due_date date, currency text, net_amount numeric, tax_amount numeric, gross_amount numeric, description text, batch_id bigint, published_at timestamp with time zone)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION reporting.invoice_as_of_batch(p_batch_id bigint) OWNER TO invoice_owner;
 
 --
 -- Name: invoice_version; Type: TABLE; Schema: core; Owner: invoice_owner
@@ -401,6 +794,7 @@ CREATE TABLE core.invoice_version (
     superseded_by_batch_id bigint,
     superseded_at timestamp with time zone,
     published_at timestamp with time zone NOT NULL,
+    current_since timestamp with time zone,
     CONSTRAINT invoice_version_check CHECK ((due_date >= invoice_date)),
     CONSTRAINT invoice_version_check1 CHECK (((net_amount + tax_amount) = gross_amount)),
     CONSTRAINT invoice_version_check2 CHECK (((document_type <> 'INVOICE'::text) OR (gross_amount >= (0)::numeric))),
@@ -413,6 +807,69 @@ CREATE TABLE core.invoice_version (
 
 
 ALTER TABLE core.invoice_version OWNER TO invoice_owner;
+
+--
+-- Name: invoice_version_period; Type: TABLE; Schema: core; Owner: invoice_owner
+--
+
+CREATE TABLE core.invoice_version_period (
+    source text NOT NULL,
+    invoice_number text NOT NULL,
+    revision integer NOT NULL,
+    status text NOT NULL,
+    document_type text NOT NULL,
+    customer_id text NOT NULL,
+    invoice_date date NOT NULL,
+    due_date date,
+    currency text NOT NULL,
+    net_amount numeric NOT NULL,
+    tax_amount numeric NOT NULL,
+    gross_amount numeric NOT NULL,
+    description text,
+    batch_id bigint NOT NULL,
+    published_at timestamp with time zone NOT NULL,
+    current_from timestamp with time zone NOT NULL,
+    current_until timestamp with time zone NOT NULL,
+    superseded_by_batch_id bigint NOT NULL,
+    restored_by_action bigint NOT NULL
+);
+
+
+ALTER TABLE core.invoice_version_period OWNER TO invoice_owner;
+
+--
+-- Name: invoice_version_reverted; Type: TABLE; Schema: core; Owner: invoice_owner
+--
+
+CREATE TABLE core.invoice_version_reverted (
+    source text NOT NULL,
+    invoice_number text NOT NULL,
+    revision integer NOT NULL,
+    status text NOT NULL,
+    document_type text NOT NULL,
+    customer_id text NOT NULL,
+    invoice_date date NOT NULL,
+    due_date date,
+    currency text NOT NULL,
+    net_amount numeric NOT NULL,
+    tax_amount numeric NOT NULL,
+    gross_amount numeric NOT NULL,
+    description text,
+    content_hash bytea NOT NULL,
+    batch_id bigint NOT NULL,
+    record_no integer NOT NULL,
+    is_current boolean NOT NULL,
+    supersedes_revision integer,
+    superseded_by_batch_id bigint,
+    superseded_at timestamp with time zone,
+    published_at timestamp with time zone NOT NULL,
+    current_since timestamp with time zone,
+    reverted_at timestamp with time zone NOT NULL,
+    reverted_by_action bigint NOT NULL
+);
+
+
+ALTER TABLE core.invoice_version_reverted OWNER TO invoice_owner;
 
 --
 -- Name: attempt; Type: TABLE; Schema: ingest; Owner: invoice_owner
@@ -437,7 +894,7 @@ CREATE TABLE ingest.attempt (
     message text,
     CONSTRAINT attempt_attempt_no_check CHECK ((attempt_no >= 1)),
     CONSTRAINT attempt_check CHECK (((finished_at IS NULL) = (outcome IS NULL))),
-    CONSTRAINT attempt_outcome_check CHECK ((outcome = ANY (ARRAY['published'::text, 'already_published'::text, 'quarantined'::text, 'waiting'::text, 'failed'::text, 'abandoned'::text])))
+    CONSTRAINT attempt_outcome_check CHECK ((outcome = ANY (ARRAY['published'::text, 'already_published'::text, 'quarantined'::text, 'waiting'::text, 'failed'::text, 'abandoned'::text, 'interrupted'::text, 'busy'::text])))
 );
 
 
@@ -508,8 +965,10 @@ CREATE TABLE ingest.batch (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     published_at timestamp with time zone,
+    replays integer DEFAULT 0 NOT NULL,
     CONSTRAINT batch_file_records_check CHECK ((file_records >= 0)),
     CONSTRAINT batch_record_count_check CHECK ((record_count >= 0)),
+    CONSTRAINT batch_replays_check CHECK ((replays >= 0)),
     CONSTRAINT batch_sha256_check CHECK ((sha256 ~ '^[0-9a-f]{64}$'::text)),
     CONSTRAINT batch_size_bytes_check CHECK ((size_bytes >= 0)),
     CONSTRAINT batch_state_check CHECK ((state = ANY (ARRAY['received'::text, 'staged'::text, 'validated'::text, 'published'::text, 'quarantined'::text, 'reverted'::text])))
@@ -617,6 +1076,21 @@ CREATE VIEW ingest.batch_overview AS
 ALTER TABLE ingest.batch_overview OWNER TO invoice_owner;
 
 --
+-- Name: batch_transition; Type: TABLE; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TABLE ingest.batch_transition (
+    from_state text NOT NULL,
+    to_state text NOT NULL,
+    meaning text NOT NULL,
+    CONSTRAINT batch_transition_from_state_check CHECK ((from_state = ANY (ARRAY['received'::text, 'staged'::text, 'validated'::text, 'published'::text, 'quarantined'::text, 'reverted'::text]))),
+    CONSTRAINT batch_transition_to_state_check CHECK ((to_state = ANY (ARRAY['received'::text, 'staged'::text, 'validated'::text, 'published'::text, 'quarantined'::text, 'reverted'::text])))
+);
+
+
+ALTER TABLE ingest.batch_transition OWNER TO invoice_owner;
+
+--
 -- Name: currency; Type: TABLE; Schema: ingest; Owner: invoice_owner
 --
 
@@ -643,8 +1117,24 @@ CREATE TABLE ingest.outbox (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     dispatched_at timestamp with time zone,
     state text DEFAULT 'pending'::text NOT NULL,
+    round integer DEFAULT 0 NOT NULL,
+    tries integer DEFAULT 0 NOT NULL,
+    claimed_by text,
+    claimed_at timestamp with time zone,
+    claimed_pid integer,
+    not_before timestamp with time zone,
+    sink text,
+    last_status integer,
+    last_error text,
+    response_head text,
+    in_doubt_at timestamp with time zone,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT outbox_check CHECK (((state <> 'dispatched'::text) OR (dispatched_at IS NOT NULL))),
+    CONSTRAINT outbox_check1 CHECK (((state <> 'in_doubt'::text) OR (in_doubt_at IS NOT NULL))),
     CONSTRAINT outbox_kind_check CHECK ((kind = ANY (ARRAY['batch_published'::text, 'batch_quarantined'::text, 'batch_reverted'::text, 'deadline_missed'::text]))),
-    CONSTRAINT outbox_state_check CHECK ((state = ANY (ARRAY['pending'::text, 'dispatched'::text, 'in_doubt'::text, 'failed'::text])))
+    CONSTRAINT outbox_round_check CHECK ((round >= 0)),
+    CONSTRAINT outbox_state_check CHECK ((state = ANY (ARRAY['pending'::text, 'dispatched'::text, 'in_doubt'::text, 'failed'::text]))),
+    CONSTRAINT outbox_tries_check CHECK ((tries >= 0))
 );
 
 
@@ -662,11 +1152,58 @@ CREATE VIEW ingest.notification AS
     o.created_at,
     o.dispatched_at,
     o.state,
-    o.payload
+    o.payload,
+    o.tries,
+    o.sink,
+    o.last_status,
+    o.last_error,
+    o.response_head,
+    o.claimed_by,
+    o.claimed_at,
+    o.in_doubt_at,
+    o.not_before,
+    o.updated_at
    FROM ingest.outbox o;
 
 
 ALTER TABLE ingest.notification OWNER TO invoice_owner;
+
+--
+-- Name: operator_action; Type: TABLE; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TABLE ingest.operator_action (
+    action_id bigint NOT NULL,
+    batch_id bigint,
+    action text NOT NULL,
+    reason text NOT NULL,
+    db_user text DEFAULT SESSION_USER NOT NULL,
+    at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    superseded_attempt_no integer,
+    superseded_run_id uuid,
+    notification_id bigint,
+    CONSTRAINT operator_action_action_check CHECK ((action = ANY (ARRAY['replay'::text, 'revert'::text, 'notification_resolve'::text]))),
+    CONSTRAINT operator_action_check CHECK (((action = 'notification_resolve'::text) OR (batch_id IS NOT NULL))),
+    CONSTRAINT operator_action_check1 CHECK (((action <> 'notification_resolve'::text) OR (notification_id IS NOT NULL))),
+    CONSTRAINT operator_action_reason_check CHECK ((btrim(reason) <> ''::text))
+);
+
+
+ALTER TABLE ingest.operator_action OWNER TO invoice_owner;
+
+--
+-- Name: operator_action_action_id_seq; Type: SEQUENCE; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ingest.operator_action ALTER COLUMN action_id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME ingest.operator_action_action_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
 
 --
 -- Name: outbox_notification_id_seq; Type: SEQUENCE; Schema: ingest; Owner: invoice_owner
@@ -715,6 +1252,74 @@ CREATE VIEW ingest.rejection AS
 ALTER TABLE ingest.rejection OWNER TO invoice_owner;
 
 --
+-- Name: rejection_superseded; Type: TABLE; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TABLE ingest.rejection_superseded (
+    batch_id bigint NOT NULL,
+    attempt_no integer,
+    action_id bigint NOT NULL,
+    record_no integer NOT NULL,
+    invoice_number text,
+    rule text NOT NULL,
+    detail text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    archived_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL
+);
+
+
+ALTER TABLE ingest.rejection_superseded OWNER TO invoice_owner;
+
+--
+-- Name: replay_authorization; Type: TABLE; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TABLE ingest.replay_authorization (
+    authorization_id bigint NOT NULL,
+    batch_id bigint NOT NULL,
+    action_id bigint NOT NULL,
+    created_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    consumed_at timestamp with time zone,
+    consumed_by_attempt_id bigint,
+    CONSTRAINT replay_authorization_check CHECK (((consumed_at IS NULL) = (consumed_by_attempt_id IS NULL)))
+);
+
+
+ALTER TABLE ingest.replay_authorization OWNER TO invoice_owner;
+
+--
+-- Name: replay_authorization_authorization_id_seq; Type: SEQUENCE; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ingest.replay_authorization ALTER COLUMN authorization_id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME ingest.replay_authorization_authorization_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: source_overview; Type: VIEW; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE VIEW ingest.source_overview AS
+ SELECT s.source,
+    s.policy,
+    s.max_rejected_share,
+    s.start_date,
+    s.allow_unknown_columns,
+    s.require_control_totals,
+    s.created_at,
+    s.updated_at
+   FROM ingest.source s;
+
+
+ALTER TABLE ingest.source_overview OWNER TO invoice_owner;
+
+--
 -- Name: source_watermark; Type: TABLE; Schema: ingest; Owner: invoice_owner
 --
 
@@ -727,6 +1332,22 @@ CREATE TABLE ingest.source_watermark (
 
 
 ALTER TABLE ingest.source_watermark OWNER TO invoice_owner;
+
+--
+-- Name: staging_purge; Type: TABLE; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TABLE ingest.staging_purge (
+    batch_id bigint NOT NULL,
+    state_at_purge text NOT NULL,
+    started_at timestamp with time zone DEFAULT now() NOT NULL,
+    purged_at timestamp with time zone,
+    rows_deleted bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT staging_purge_rows_deleted_check CHECK ((rows_deleted >= 0))
+);
+
+
+ALTER TABLE ingest.staging_purge OWNER TO invoice_owner;
 
 --
 -- Name: watermark; Type: VIEW; Schema: ingest; Owner: invoice_owner
@@ -894,11 +1515,27 @@ CREATE UNLOGGED TABLE staging.key_version (
 ALTER TABLE staging.key_version OWNER TO invoice_owner;
 
 --
+-- Name: invoice_version_period invoice_version_period_pkey; Type: CONSTRAINT; Schema: core; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY core.invoice_version_period
+    ADD CONSTRAINT invoice_version_period_pkey PRIMARY KEY (restored_by_action, source, invoice_number, revision);
+
+
+--
 -- Name: invoice_version invoice_version_pkey; Type: CONSTRAINT; Schema: core; Owner: invoice_owner
 --
 
 ALTER TABLE ONLY core.invoice_version
     ADD CONSTRAINT invoice_version_pkey PRIMARY KEY (source, invoice_number, revision);
+
+
+--
+-- Name: invoice_version_reverted invoice_version_reverted_pkey; Type: CONSTRAINT; Schema: core; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY core.invoice_version_reverted
+    ADD CONSTRAINT invoice_version_reverted_pkey PRIMARY KEY (reverted_by_action, source, invoice_number, revision);
 
 
 --
@@ -934,6 +1571,14 @@ ALTER TABLE ONLY ingest.batch
 
 
 --
+-- Name: batch_transition batch_transition_pkey; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.batch_transition
+    ADD CONSTRAINT batch_transition_pkey PRIMARY KEY (from_state, to_state);
+
+
+--
 -- Name: currency currency_pkey; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
 --
 
@@ -942,11 +1587,19 @@ ALTER TABLE ONLY ingest.currency
 
 
 --
--- Name: outbox outbox_batch_id_kind_key; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
+-- Name: operator_action operator_action_pkey; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.operator_action
+    ADD CONSTRAINT operator_action_pkey PRIMARY KEY (action_id);
+
+
+--
+-- Name: outbox outbox_batch_id_kind_round_key; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
 --
 
 ALTER TABLE ONLY ingest.outbox
-    ADD CONSTRAINT outbox_batch_id_kind_key UNIQUE (batch_id, kind);
+    ADD CONSTRAINT outbox_batch_id_kind_round_key UNIQUE (batch_id, kind, round);
 
 
 --
@@ -974,6 +1627,30 @@ ALTER TABLE ONLY ingest.rejection_row
 
 
 --
+-- Name: rejection_superseded rejection_superseded_pkey; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.rejection_superseded
+    ADD CONSTRAINT rejection_superseded_pkey PRIMARY KEY (action_id, record_no, rule);
+
+
+--
+-- Name: replay_authorization replay_authorization_action_id_key; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.replay_authorization
+    ADD CONSTRAINT replay_authorization_action_id_key UNIQUE (action_id);
+
+
+--
+-- Name: replay_authorization replay_authorization_pkey; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.replay_authorization
+    ADD CONSTRAINT replay_authorization_pkey PRIMARY KEY (authorization_id);
+
+
+--
 -- Name: source source_pkey; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
 --
 
@@ -987,6 +1664,14 @@ ALTER TABLE ONLY ingest.source
 
 ALTER TABLE ONLY ingest.source_watermark
     ADD CONSTRAINT source_watermark_pkey PRIMARY KEY (source);
+
+
+--
+-- Name: staging_purge staging_purge_pkey; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.staging_purge
+    ADD CONSTRAINT staging_purge_pkey PRIMARY KEY (batch_id);
 
 
 --
@@ -1012,10 +1697,45 @@ CREATE UNIQUE INDEX invoice_version_one_current ON core.invoice_version USING bt
 
 
 --
+-- Name: invoice_version_period_until; Type: INDEX; Schema: core; Owner: invoice_owner
+--
+
+CREATE INDEX invoice_version_period_until ON core.invoice_version_period USING btree (current_until);
+
+
+--
+-- Name: invoice_version_reverted_at; Type: INDEX; Schema: core; Owner: invoice_owner
+--
+
+CREATE INDEX invoice_version_reverted_at ON core.invoice_version_reverted USING btree (reverted_at);
+
+
+--
+-- Name: invoice_version_reverted_batch; Type: INDEX; Schema: core; Owner: invoice_owner
+--
+
+CREATE INDEX invoice_version_reverted_batch ON core.invoice_version_reverted USING btree (batch_id);
+
+
+--
+-- Name: invoice_version_superseded_at; Type: INDEX; Schema: core; Owner: invoice_owner
+--
+
+CREATE INDEX invoice_version_superseded_at ON core.invoice_version USING btree (superseded_at) WHERE (superseded_at IS NOT NULL);
+
+
+--
 -- Name: invoice_version_superseded_by; Type: INDEX; Schema: core; Owner: invoice_owner
 --
 
 CREATE INDEX invoice_version_superseded_by ON core.invoice_version USING btree (superseded_by_batch_id) WHERE (superseded_by_batch_id IS NOT NULL);
+
+
+--
+-- Name: attempt_open; Type: INDEX; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE INDEX attempt_open ON ingest.attempt USING btree (batch_id) WHERE (finished_at IS NULL);
 
 
 --
@@ -1044,6 +1764,41 @@ CREATE UNIQUE INDEX batch_identity_empty_day ON ingest.batch USING btree (source
 --
 
 CREATE INDEX batch_source_date ON ingest.batch USING btree (source, business_date);
+
+
+--
+-- Name: batch_unfinished; Type: INDEX; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE INDEX batch_unfinished ON ingest.batch USING btree (source, business_date) WHERE (state = ANY (ARRAY['received'::text, 'staged'::text, 'validated'::text]));
+
+
+--
+-- Name: operator_action_batch; Type: INDEX; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE INDEX operator_action_batch ON ingest.operator_action USING btree (batch_id);
+
+
+--
+-- Name: outbox_pending; Type: INDEX; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE INDEX outbox_pending ON ingest.outbox USING btree (notification_id) WHERE (state = 'pending'::text);
+
+
+--
+-- Name: rejection_superseded_batch; Type: INDEX; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE INDEX rejection_superseded_batch ON ingest.rejection_superseded USING btree (batch_id);
+
+
+--
+-- Name: replay_authorization_one_unused; Type: INDEX; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE UNIQUE INDEX replay_authorization_one_unused ON ingest.replay_authorization USING btree (batch_id) WHERE (consumed_at IS NULL);
 
 
 --
@@ -1131,6 +1886,34 @@ CREATE TRIGGER currency_keep_referenced_truncate BEFORE TRUNCATE ON ingest.curre
 
 
 --
+-- Name: operator_action operator_action_append_only; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TRIGGER operator_action_append_only BEFORE DELETE OR UPDATE ON ingest.operator_action FOR EACH ROW EXECUTE FUNCTION ingest.guard_operator_action();
+
+
+--
+-- Name: operator_action operator_action_no_truncate; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TRIGGER operator_action_no_truncate BEFORE TRUNCATE ON ingest.operator_action FOR EACH STATEMENT EXECUTE FUNCTION ingest.guard_operator_action();
+
+
+--
+-- Name: operator_action operator_action_stamp; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TRIGGER operator_action_stamp BEFORE INSERT ON ingest.operator_action FOR EACH ROW EXECUTE FUNCTION ingest.guard_operator_action();
+
+
+--
+-- Name: outbox outbox_round; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TRIGGER outbox_round BEFORE INSERT ON ingest.outbox FOR EACH ROW EXECUTE FUNCTION ingest.number_outbox_round();
+
+
+--
 -- Name: source source_keep_referenced; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1149,6 +1932,29 @@ CREATE TRIGGER source_keep_referenced_key AFTER UPDATE ON ingest.source REFERENC
 --
 
 CREATE TRIGGER source_keep_referenced_truncate BEFORE TRUNCATE ON ingest.source FOR EACH STATEMENT EXECUTE FUNCTION core.keep_referenced_rows();
+
+
+--
+-- Name: invoice_line invoice_line_scope; Type: TRIGGER; Schema: staging; Owner: invoice_owner
+--
+
+CREATE TRIGGER invoice_line_scope AFTER INSERT ON staging.invoice_line REFERENCING NEW TABLE AS staged FOR EACH STATEMENT EXECUTE FUNCTION ingest.check_staging_scope();
+
+
+--
+-- Name: invoice_version_period invoice_version_period_restored_by_action_fkey; Type: FK CONSTRAINT; Schema: core; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY core.invoice_version_period
+    ADD CONSTRAINT invoice_version_period_restored_by_action_fkey FOREIGN KEY (restored_by_action) REFERENCES ingest.operator_action(action_id);
+
+
+--
+-- Name: invoice_version_reverted invoice_version_reverted_reverted_by_action_fkey; Type: FK CONSTRAINT; Schema: core; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY core.invoice_version_reverted
+    ADD CONSTRAINT invoice_version_reverted_reverted_by_action_fkey FOREIGN KEY (reverted_by_action) REFERENCES ingest.operator_action(action_id);
 
 
 --
@@ -1184,6 +1990,22 @@ ALTER TABLE ONLY ingest.batch
 
 
 --
+-- Name: operator_action operator_action_batch_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.operator_action
+    ADD CONSTRAINT operator_action_batch_id_fkey FOREIGN KEY (batch_id) REFERENCES ingest.batch(batch_id);
+
+
+--
+-- Name: operator_action operator_action_notification_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.operator_action
+    ADD CONSTRAINT operator_action_notification_id_fkey FOREIGN KEY (notification_id) REFERENCES ingest.outbox(notification_id);
+
+
+--
 -- Name: outbox outbox_batch_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1197,6 +2019,46 @@ ALTER TABLE ONLY ingest.outbox
 
 ALTER TABLE ONLY ingest.rejection_row
     ADD CONSTRAINT rejection_row_batch_id_fkey FOREIGN KEY (batch_id) REFERENCES ingest.batch(batch_id);
+
+
+--
+-- Name: rejection_superseded rejection_superseded_action_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.rejection_superseded
+    ADD CONSTRAINT rejection_superseded_action_id_fkey FOREIGN KEY (action_id) REFERENCES ingest.operator_action(action_id);
+
+
+--
+-- Name: rejection_superseded rejection_superseded_batch_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.rejection_superseded
+    ADD CONSTRAINT rejection_superseded_batch_id_fkey FOREIGN KEY (batch_id) REFERENCES ingest.batch(batch_id);
+
+
+--
+-- Name: replay_authorization replay_authorization_action_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.replay_authorization
+    ADD CONSTRAINT replay_authorization_action_id_fkey FOREIGN KEY (action_id) REFERENCES ingest.operator_action(action_id);
+
+
+--
+-- Name: replay_authorization replay_authorization_batch_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.replay_authorization
+    ADD CONSTRAINT replay_authorization_batch_id_fkey FOREIGN KEY (batch_id) REFERENCES ingest.batch(batch_id);
+
+
+--
+-- Name: replay_authorization replay_authorization_consumed_by_attempt_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.replay_authorization
+    ADD CONSTRAINT replay_authorization_consumed_by_attempt_id_fkey FOREIGN KEY (consumed_by_attempt_id) REFERENCES ingest.attempt(attempt_id);
 
 
 --
@@ -1216,11 +2078,27 @@ ALTER TABLE ONLY ingest.source_watermark
 
 
 --
+-- Name: staging_purge staging_purge_batch_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.staging_purge
+    ADD CONSTRAINT staging_purge_batch_id_fkey FOREIGN KEY (batch_id) REFERENCES ingest.batch(batch_id);
+
+
+--
 -- Name: SCHEMA ingest; Type: ACL; Schema: -; Owner: invoice_owner
 --
 
 GRANT USAGE ON SCHEMA ingest TO invoice_loader;
 GRANT USAGE ON SCHEMA ingest TO invoice_operator;
+
+
+--
+-- Name: SCHEMA loader_meta; Type: ACL; Schema: -; Owner: invoice_owner
+--
+
+GRANT USAGE ON SCHEMA loader_meta TO invoice_loader;
+GRANT USAGE ON SCHEMA loader_meta TO invoice_operator;
 
 
 --
@@ -1268,11 +2146,19 @@ REVOKE ALL ON FUNCTION core.keep_referenced_rows() FROM PUBLIC;
 
 
 --
--- Name: FUNCTION add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean); Type: ACL; Schema: ingest; Owner: invoice_owner
+-- Name: FUNCTION abandon_batch(p_batch_id bigint, p_attempt_id bigint, p_reason text); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
-REVOKE ALL ON FUNCTION ingest.add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean) FROM PUBLIC;
-GRANT ALL ON FUNCTION ingest.add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean) TO invoice_operator;
+REVOKE ALL ON FUNCTION ingest.abandon_batch(p_batch_id bigint, p_attempt_id bigint, p_reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.abandon_batch(p_batch_id bigint, p_attempt_id bigint, p_reason text) TO invoice_loader;
+
+
+--
+-- Name: FUNCTION add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean, p_deadline time without time zone, p_retention_days integer); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean, p_deadline time without time zone, p_retention_days integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean, p_deadline time without time zone, p_retention_days integer) TO invoice_operator;
 
 
 --
@@ -1284,11 +2170,40 @@ GRANT ALL ON FUNCTION ingest.analyze_staging(p_step text) TO invoice_loader;
 
 
 --
--- Name: FUNCTION begin_attempt(p_source text, p_business_date date, p_sha256 text, p_size_bytes bigint, p_file_name text, p_had_bom boolean, p_columns text[], p_problems jsonb, p_manifest text, p_expect_count bigint, p_expect_total text, p_run_id uuid, p_host text, p_pid integer, p_file_records bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+-- Name: FUNCTION begin_attempt(p_args jsonb); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
-REVOKE ALL ON FUNCTION ingest.begin_attempt(p_source text, p_business_date date, p_sha256 text, p_size_bytes bigint, p_file_name text, p_had_bom boolean, p_columns text[], p_problems jsonb, p_manifest text, p_expect_count bigint, p_expect_total text, p_run_id uuid, p_host text, p_pid integer, p_file_records bigint) FROM PUBLIC;
-GRANT ALL ON FUNCTION ingest.begin_attempt(p_source text, p_business_date date, p_sha256 text, p_size_bytes bigint, p_file_name text, p_had_bom boolean, p_columns text[], p_problems jsonb, p_manifest text, p_expect_count bigint, p_expect_total text, p_run_id uuid, p_host text, p_pid integer, p_file_records bigint) TO invoice_loader;
+REVOKE ALL ON FUNCTION ingest.begin_attempt(p_args jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.begin_attempt(p_args jsonb) TO invoice_loader;
+
+
+--
+-- Name: FUNCTION check_staging_scope(); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.check_staging_scope() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION claim_notifications(p_limit integer, p_claimer text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.claim_notifications(p_limit integer, p_claimer text) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.claim_notifications(p_limit integer, p_claimer text) TO invoice_loader;
+
+
+--
+-- Name: FUNCTION clear_typed_staging(p_batch_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.clear_typed_staging(p_batch_id bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION consume_replay(p_batch_id bigint, p_attempt_id bigint, p_manifest jsonb, p_record_count integer, p_control_total numeric); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.consume_replay(p_batch_id bigint, p_attempt_id bigint, p_manifest jsonb, p_record_count integer, p_control_total numeric) FROM PUBLIC;
 
 
 --
@@ -1316,6 +2231,20 @@ GRANT ALL ON FUNCTION ingest.get_source(p_source text) TO invoice_operator;
 
 
 --
+-- Name: FUNCTION guard_operator_action(); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.guard_operator_action() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION holds_runner_lock(p_source text, p_business_date date); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.holds_runner_lock(p_source text, p_business_date date) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION is_iso_date(p text); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1330,6 +2259,14 @@ REVOKE ALL ON FUNCTION ingest.is_plain_decimal(p text) FROM PUBLIC;
 
 
 --
+-- Name: FUNCTION mark_notification(p_notification_id bigint, p_outcome text, p_status integer, p_detail text, p_sink text, p_response text, p_retry_after interval); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.mark_notification(p_notification_id bigint, p_outcome text, p_status integer, p_detail text, p_sink text, p_response text, p_retry_after interval) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.mark_notification(p_notification_id bigint, p_outcome text, p_status integer, p_detail text, p_sink text, p_response text, p_retry_after interval) TO invoice_loader;
+
+
+--
 -- Name: FUNCTION mark_staged(p_batch_id bigint, p_attempt_id bigint, p_sent bigint, p_copied bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1338,10 +2275,31 @@ GRANT ALL ON FUNCTION ingest.mark_staged(p_batch_id bigint, p_attempt_id bigint,
 
 
 --
+-- Name: FUNCTION notification_lock_key(p_notification_id bigint, OUT key1 integer, OUT key2 integer); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.notification_lock_key(p_notification_id bigint, OUT key1 integer, OUT key2 integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION number_outbox_round(); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.number_outbox_round() FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION parse_manifest(p_manifest text, p_expect_count bigint, p_expect_total text, p_required boolean, p_source text, p_business_date date, p_sha256 text); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
 REVOKE ALL ON FUNCTION ingest.parse_manifest(p_manifest text, p_expect_count bigint, p_expect_total text, p_required boolean, p_source text, p_business_date date, p_sha256 text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION printable(p_text text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.printable(p_text text) FROM PUBLIC;
 
 
 --
@@ -1360,10 +2318,55 @@ REVOKE ALL ON FUNCTION ingest.quarantine_batch(p_batch_id bigint, p_from text, p
 
 
 --
+-- Name: FUNCTION record_busy_attempt(p_args jsonb); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.record_busy_attempt(p_args jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.record_busy_attempt(p_args jsonb) TO invoice_loader;
+
+
+--
 -- Name: FUNCTION reject_revision_conflicts(p_batch_id bigint, p_source text); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
 REVOKE ALL ON FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION rejected_records(p_batch_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.rejected_records(p_batch_id bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION rejected_share_problem(p_source ingest.source, p_rejected integer, p_records integer); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.rejected_share_problem(p_source ingest.source, p_rejected integer, p_records integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION replay_batch(p_batch_id bigint, p_reason text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.replay_batch(p_batch_id bigint, p_reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.replay_batch(p_batch_id bigint, p_reason text) TO invoice_operator;
+
+
+--
+-- Name: FUNCTION require_operator(p_what text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.require_operator(p_what text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION resolve_notification(p_notification_id bigint, p_as text, p_reason text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.resolve_notification(p_notification_id bigint, p_as text, p_reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.resolve_notification(p_notification_id bigint, p_as text, p_reason text) TO invoice_operator;
 
 
 --
@@ -1382,6 +2385,21 @@ GRANT ALL ON FUNCTION ingest.resume_attempt(p_attempt_id bigint, p_xid text) TO 
 
 
 --
+-- Name: FUNCTION revert_batch(p_batch_id bigint, p_reason text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.revert_batch(p_batch_id bigint, p_reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.revert_batch(p_batch_id bigint, p_reason text) TO invoice_operator;
+
+
+--
+-- Name: FUNCTION runner_lock_key(p_source text, p_business_date date, OUT key1 integer, OUT key2 integer); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.runner_lock_key(p_source text, p_business_date date, OUT key1 integer, OUT key2 integer) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION staged_totals(p_batch_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1389,12 +2407,75 @@ REVOKE ALL ON FUNCTION ingest.staged_totals(p_batch_id bigint) FROM PUBLIC;
 
 
 --
--- Name: FUNCTION status_report(p_source text, p_batch_id bigint, p_limit integer); Type: ACL; Schema: ingest; Owner: invoice_owner
+-- Name: FUNCTION status_report(p_source text, p_batch_id bigint, p_limit integer, p_state text, p_since date); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
-REVOKE ALL ON FUNCTION ingest.status_report(p_source text, p_batch_id bigint, p_limit integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION ingest.status_report(p_source text, p_batch_id bigint, p_limit integer) TO invoice_loader;
-GRANT ALL ON FUNCTION ingest.status_report(p_source text, p_batch_id bigint, p_limit integer) TO invoice_operator;
+REVOKE ALL ON FUNCTION ingest.status_report(p_source text, p_batch_id bigint, p_limit integer, p_state text, p_since date) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.status_report(p_source text, p_batch_id bigint, p_limit integer, p_state text, p_since date) TO invoice_loader;
+GRANT ALL ON FUNCTION ingest.status_report(p_source text, p_batch_id bigint, p_limit integer, p_state text, p_since date) TO invoice_operator;
+
+
+--
+-- Name: PROCEDURE sweep(IN p_orphan_after interval, IN p_chunk integer, IN p_cron_keep_days integer); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON PROCEDURE ingest.sweep(IN p_orphan_after interval, IN p_chunk integer, IN p_cron_keep_days integer) FROM PUBLIC;
+GRANT ALL ON PROCEDURE ingest.sweep(IN p_orphan_after interval, IN p_chunk integer, IN p_cron_keep_days integer) TO invoice_loader;
+GRANT ALL ON PROCEDURE ingest.sweep(IN p_orphan_after interval, IN p_chunk integer, IN p_cron_keep_days integer) TO invoice_operator;
+
+
+--
+-- Name: FUNCTION sweep_abandoned_attempts(); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.sweep_abandoned_attempts() FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.sweep_abandoned_attempts() TO invoice_loader;
+GRANT ALL ON FUNCTION ingest.sweep_abandoned_attempts() TO invoice_operator;
+
+
+--
+-- Name: FUNCTION sweep_cron_history(p_keep_days integer); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.sweep_cron_history(p_keep_days integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.sweep_cron_history(p_keep_days integer) TO invoice_loader;
+GRANT ALL ON FUNCTION ingest.sweep_cron_history(p_keep_days integer) TO invoice_operator;
+
+
+--
+-- Name: FUNCTION sweep_deadlines(p_limit integer); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.sweep_deadlines(p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.sweep_deadlines(p_limit integer) TO invoice_loader;
+GRANT ALL ON FUNCTION ingest.sweep_deadlines(p_limit integer) TO invoice_operator;
+
+
+--
+-- Name: FUNCTION sweep_orphan_received(p_after interval, p_limit integer); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.sweep_orphan_received(p_after interval, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.sweep_orphan_received(p_after interval, p_limit integer) TO invoice_loader;
+GRANT ALL ON FUNCTION ingest.sweep_orphan_received(p_after interval, p_limit integer) TO invoice_operator;
+
+
+--
+-- Name: FUNCTION sweep_publish_ready(p_run_id uuid, p_skip bigint[]); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.sweep_publish_ready(p_run_id uuid, p_skip bigint[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.sweep_publish_ready(p_run_id uuid, p_skip bigint[]) TO invoice_loader;
+GRANT ALL ON FUNCTION ingest.sweep_publish_ready(p_run_id uuid, p_skip bigint[]) TO invoice_operator;
+
+
+--
+-- Name: FUNCTION sweep_retention(p_chunk integer); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.sweep_retention(p_chunk integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.sweep_retention(p_chunk integer) TO invoice_loader;
+GRANT ALL ON FUNCTION ingest.sweep_retention(p_chunk integer) TO invoice_operator;
 
 
 --
@@ -1405,11 +2486,45 @@ REVOKE ALL ON FUNCTION ingest.transition(p_batch_id bigint, p_from text, p_to te
 
 
 --
+-- Name: FUNCTION try_runner_xact_lock(p_source text, p_business_date date); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.try_runner_xact_lock(p_source text, p_business_date date) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION validate_batch(p_batch_id bigint, p_attempt_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
 REVOKE ALL ON FUNCTION ingest.validate_batch(p_batch_id bigint, p_attempt_id bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION ingest.validate_batch(p_batch_id bigint, p_attempt_id bigint) TO invoice_loader;
+
+
+--
+-- Name: FUNCTION write_notification(p_batch_id bigint, p_kind text, p_payload jsonb, p_dedupe_key text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.write_notification(p_batch_id bigint, p_kind text, p_payload jsonb, p_dedupe_key text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION invoice_as_of(p_ts timestamp with time zone); Type: ACL; Schema: reporting; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION reporting.invoice_as_of(p_ts timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION reporting.invoice_as_of(p_ts timestamp with time zone) TO invoice_reader;
+GRANT ALL ON FUNCTION reporting.invoice_as_of(p_ts timestamp with time zone) TO invoice_loader;
+GRANT ALL ON FUNCTION reporting.invoice_as_of(p_ts timestamp with time zone) TO invoice_operator;
+
+
+--
+-- Name: FUNCTION invoice_as_of_batch(p_batch_id bigint); Type: ACL; Schema: reporting; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION reporting.invoice_as_of_batch(p_batch_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION reporting.invoice_as_of_batch(p_batch_id bigint) TO invoice_reader;
+GRANT ALL ON FUNCTION reporting.invoice_as_of_batch(p_batch_id bigint) TO invoice_loader;
+GRANT ALL ON FUNCTION reporting.invoice_as_of_batch(p_batch_id bigint) TO invoice_operator;
 
 
 --
@@ -1437,6 +2552,14 @@ GRANT SELECT ON TABLE ingest.batch_overview TO invoice_operator;
 
 
 --
+-- Name: TABLE batch_transition; Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+GRANT SELECT ON TABLE ingest.batch_transition TO invoice_loader;
+GRANT SELECT ON TABLE ingest.batch_transition TO invoice_operator;
+
+
+--
 -- Name: TABLE currency; Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1453,6 +2576,14 @@ GRANT SELECT ON TABLE ingest.notification TO invoice_operator;
 
 
 --
+-- Name: TABLE operator_action; Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+GRANT SELECT ON TABLE ingest.operator_action TO invoice_loader;
+GRANT SELECT ON TABLE ingest.operator_action TO invoice_operator;
+
+
+--
 -- Name: TABLE rejection; Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1461,11 +2592,43 @@ GRANT SELECT ON TABLE ingest.rejection TO invoice_operator;
 
 
 --
+-- Name: TABLE rejection_superseded; Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+GRANT SELECT ON TABLE ingest.rejection_superseded TO invoice_loader;
+GRANT SELECT ON TABLE ingest.rejection_superseded TO invoice_operator;
+
+
+--
+-- Name: TABLE source_overview; Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+GRANT SELECT ON TABLE ingest.source_overview TO invoice_loader;
+GRANT SELECT ON TABLE ingest.source_overview TO invoice_operator;
+
+
+--
+-- Name: TABLE staging_purge; Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+GRANT SELECT ON TABLE ingest.staging_purge TO invoice_loader;
+GRANT SELECT ON TABLE ingest.staging_purge TO invoice_operator;
+
+
+--
 -- Name: TABLE watermark; Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
 GRANT SELECT ON TABLE ingest.watermark TO invoice_loader;
 GRANT SELECT ON TABLE ingest.watermark TO invoice_operator;
+
+
+--
+-- Name: TABLE schema_migration; Type: ACL; Schema: loader_meta; Owner: invoice_owner
+--
+
+GRANT SELECT ON TABLE loader_meta.schema_migration TO invoice_loader;
+GRANT SELECT ON TABLE loader_meta.schema_migration TO invoice_operator;
 
 
 --

@@ -3,6 +3,8 @@
 // else lives here.
 #include <exception>
 #include <iostream>
+#include <string>
+#include <string_view>
 
 #include "cli/command.hpp"
 #include "core/errors.hpp"
@@ -26,6 +28,36 @@ int exit_code_of(flows::Outcome o) noexcept
   }
   return exit_internal;
 }
+
+/// --log-format json anywhere on the command line, read before (and
+/// whatever) the parser says, so that a usage error is a JSON line too.
+bool asks_for_json(int argc, char const *const argv[])
+{
+  for (int i = 1; i < argc; ++i)
+  {
+    std::string_view const a{argv[i]};
+    if (a == "--log-format=json") return true;
+    if (a == "--log-format" and i + 1 < argc and
+        std::string_view{argv[i + 1]} == "json")
+      return true;
+  }
+  return false;
+}
+
+/// The error line: one line, CONTEXT only with -v, and for a missing
+/// privilege the role the command needs.
+std::string user_message(LoaderError const &e,
+                         cli::ParsedCommandLine const &cl)
+{
+  std::string m{
+    one_line(e.what(), cl.global.log_level == LogLevel::debug)};
+  if (e.kind == ErrorKind::permission and e.sqlstate == "42501" and
+      cl.command != nullptr and not cl.command->role.empty())
+    m += " (invoice-loader " + std::string{cl.command->name} +
+         " needs a login role that is a member of " +
+         std::string{cl.command->role} + ")";
+  return m;
+}
 } // namespace
 
 int main(int argc, char *argv[])
@@ -37,8 +69,12 @@ int main(int argc, char *argv[])
   }
   catch (LoaderError const &e)
   {
-    std::cerr << "invoice-loader: " << e.what()
-              << "\nRun 'invoice-loader --help' for usage.\n";
+    if (asks_for_json(argc, argv))
+      Logger{new_run_id(), LogFormat::json, LogLevel::error}.error(
+        e.what(), {{"class", name_of(e.kind)}});
+    else
+      std::cerr << "invoice-loader: " << e.what()
+                << "\nRun 'invoice-loader --help' for usage.\n";
     return exit_code_of(e.kind);
   }
   if (cl.global.help)
@@ -61,11 +97,11 @@ int main(int argc, char *argv[])
   }
   catch (LoaderError const &e)
   {
+    std::string const m{user_message(e, cl)};
     if (e.sqlstate.empty())
-      log.error(e.what(), {{"class", name_of(e.kind)}});
+      log.error(m, {{"class", name_of(e.kind)}});
     else
-      log.error(e.what(),
-                {{"class", name_of(e.kind)}, {"sqlstate", e.sqlstate}});
+      log.error(m, {{"class", name_of(e.kind)}, {"sqlstate", e.sqlstate}});
     return exit_code_of(e.kind);
   }
   catch (std::exception const &e)

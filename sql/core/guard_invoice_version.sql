@@ -1,8 +1,14 @@
--- core.guard_invoice_version: a published version is history.  The only
--- change a version row may take is its supersession (is_current from true
--- to false, with the batch and time that superseded it); any other UPDATE
--- raises IV210.  DELETE is left to the owner's maintenance (revert,
--- retention), which no role but invoice_owner can do.
+-- core.guard_invoice_version: a published version is history.  A version
+-- row may take exactly two changes:
+--   - its supersession (publication): is_current true -> false, with the
+--     batch and time that superseded it, current_since unchanged;
+--   - its restoration (ingest.revert_batch): is_current false -> true,
+--     superseded_by_batch_id and superseded_at cleared, current_since set,
+--     and only when the batch that had superseded it is reverted.
+-- Any other UPDATE raises IV210.  DELETE is left to the owner's maintenance
+-- (revert, which moves a reverted batch's versions to
+-- core.invoice_version_reverted; retention), which no role but
+-- invoice_owner can do.
 -- Trigger function; installed with its trigger below (re-applied by
 -- migrate, like every file of sql/).
 create or replace function core.guard_invoice_version()
@@ -20,18 +26,28 @@ begin
       old.customer_id, old.invoice_date, old.due_date, old.currency, old.net_amount,
       old.tax_amount, old.gross_amount, old.description, old.content_hash, old.batch_id,
       old.record_no, old.supersedes_revision, old.published_at)
-     or not (old.is_current and not new.is_current) then
+     or not (
+       -- supersession
+       (old.is_current and not new.is_current
+        and new.current_since is not distinct from old.current_since)
+       -- restoration by the revert of the batch that superseded it
+       or (not old.is_current and new.is_current
+           and new.superseded_by_batch_id is null and new.superseded_at is null
+           and new.current_since is not null
+           and exists (select from ingest.batch as b
+                       where b.batch_id = old.superseded_by_batch_id
+                         and b.state = 'reverted'))) then
     raise exception 'invoice % revision % of source %: a published version is not updated in place',
                     old.invoice_number, old.revision, old.source
       using errcode = 'IV210',
-            detail  = 'Only its supersession (is_current true -> false) may be recorded.',
-            hint    = 'Publish a higher revision instead.';
+            detail  = 'Only its supersession (is_current true -> false), or its restoration when the batch that superseded it is reverted, may be recorded.',
+            hint    = 'Publish a higher revision instead, or revert the publication (invoice-loader revert).';
   end if;
   return new;
 end;
 $$;
 comment on function core.guard_invoice_version() is
-  E'Trigger: versions are immutable but for their supersession.\nErrors: IV210.';
+  E'Trigger: versions are immutable but for their supersession and their restoration by a revert.\nErrors: IV210.';
 revoke all on function core.guard_invoice_version() from public;
 
 create or replace trigger invoice_version_is_history

@@ -1,14 +1,20 @@
 -- ingest.add_source: register a source, or update the options given (a NULL
 -- argument keeps the current value; a new source gets the defaults).
+-- p_deadline: the UTC time of day on D+1 by which date D should be
+-- published (the sweep writes deadline_missed past it); p_retention_days:
+-- days until the sweep deletes the staging rows of a finished batch
+-- (default 30).
 -- Operator entry point; records session_user.
--- Errors: IV302 invalid option value (name, policy, share).
+-- Errors: IV302 invalid option value (name, policy, share, retention).
 create or replace function ingest.add_source(
   p_source                text,
   p_policy                text default null,
   p_max_rejected_share    numeric default null,
   p_start_date            date default null,
   p_feed_url              text default null,
-  p_allow_unknown_columns boolean default null)
+  p_allow_unknown_columns boolean default null,
+  p_deadline              time default null,
+  p_retention_days        integer default null)
 returns ingest.source
 language plpgsql
 security definer
@@ -31,6 +37,11 @@ begin
       using errcode = 'IV302', detail = 'The share is a number from 0 to 1.';
   end if;
 
+  if p_retention_days is not null and p_retention_days < 1 then
+    raise exception 'invalid retention of % days for source %', p_retention_days, p_source
+      using errcode = 'IV302', detail = 'The retention is a whole number of days, at least 1.';
+  end if;
+
   if p_max_rejected_share is not null
      and coalesce(p_policy, (select s.policy from ingest.source as s where s.source = p_source),
                   'all-or-nothing') <> 'partial' then
@@ -41,11 +52,12 @@ begin
   end if;
 
   insert into ingest.source as s (source, policy, max_rejected_share, start_date, feed_url,
-                                  allow_unknown_columns)
+                                  allow_unknown_columns, deadline, retention_days)
   values (p_source, coalesce(p_policy, 'all-or-nothing'),
           case when coalesce(p_policy, 'all-or-nothing') = 'partial'
                then coalesce(p_max_rejected_share, 0) end,
-          p_start_date, p_feed_url, coalesce(p_allow_unknown_columns, false))
+          p_start_date, p_feed_url, coalesce(p_allow_unknown_columns, false),
+          p_deadline, coalesce(p_retention_days, 30))
   on conflict (source) do update
      set policy = coalesce(p_policy, s.policy),
          max_rejected_share = case when coalesce(p_policy, s.policy) = 'partial'
@@ -53,13 +65,15 @@ begin
          start_date = coalesce(p_start_date, s.start_date),
          feed_url = coalesce(p_feed_url, s.feed_url),
          allow_unknown_columns = coalesce(p_allow_unknown_columns, s.allow_unknown_columns),
+         deadline = coalesce(p_deadline, s.deadline),
+         retention_days = coalesce(p_retention_days, s.retention_days),
          updated_at = now(),
          updated_by = session_user
   returning * into v_row;
   return v_row;
 end;
 $$;
-comment on function ingest.add_source(text, text, numeric, date, text, boolean) is
+comment on function ingest.add_source(text, text, numeric, date, text, boolean, time, integer) is
   E'Register or update a source (operator).\nErrors: IV302 invalid option value.';
-revoke all on function ingest.add_source(text, text, numeric, date, text, boolean) from public;
-grant execute on function ingest.add_source(text, text, numeric, date, text, boolean) to invoice_operator;
+revoke all on function ingest.add_source(text, text, numeric, date, text, boolean, time, integer) from public;
+grant execute on function ingest.add_source(text, text, numeric, date, text, boolean, time, integer) to invoice_operator;

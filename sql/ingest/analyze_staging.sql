@@ -30,7 +30,8 @@ begin
     when 'publication' then
       analyze staging.invoice_valid (batch_id, record_no, invoice_number, revision, is_duplicate);
     else
-      raise exception 'analyze_staging: no step %L (validation or publication)', p_step
+      raise exception 'analyze_staging: no step % (validation or publication)',
+                      pg_catalog.quote_nullable(p_step)
         using errcode = 'invalid_parameter_value';
   end case;
 end;

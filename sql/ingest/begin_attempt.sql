@@ -4,30 +4,26 @@
 -- manifest's control totals), or finds it if they are not (any name, any
 -- run), and opens a new attempt.  Attempts of the batch left unfinished by a
 -- process that died are closed as abandoned (safe: we hold the runner lock).
--- When the loader found file-level problems (p_problems: header or CSV
+-- A quarantined or reverted batch with an operator's unused replay
+-- authorization is sent back to received by this attempt
+-- (ingest.consume_replay), taking this load's manifest or --expect-* values
+-- as its control totals; without one it is returned as it stands.
+-- When the loader found file-level problems ("problems": header or CSV
 -- structure), or the control totals are missing or wrong, the batch is
 -- quarantined at once and the returned state says so.
+-- Argument: one jsonb object (issue 9 item 3) with exactly the keys
+--   source text, business_date "YYYY-MM-DD", sha256 text, size_bytes number,
+--   file_name text, had_bom bool, columns [text], problems [{rule,
+--   record_no, detail}], manifest text|null (the manifest file's text),
+--   expect_count number|null, expect_total string|null, run_id uuid text,
+--   host text, pid number, file_records number.
 -- Locks: session advisory lock on (source, business date), held until the
 -- loader disconnects: one run per batch at a time.
--- Errors: IV301 unknown source; IV303 date before the source's start date;
--- IV304 the bytes are registered for another date; IV203 another run holds
--- the batch; IV102 a different manifest than the recorded one.
-create or replace function ingest.begin_attempt(
-  p_source        text,
-  p_business_date date,
-  p_sha256        text,
-  p_size_bytes    bigint,
-  p_file_name     text,
-  p_had_bom       boolean,
-  p_columns       text[],
-  p_problems      jsonb,
-  p_manifest      text,
-  p_expect_count  bigint,
-  p_expect_total  text,
-  p_run_id        uuid,
-  p_host          text,
-  p_pid           integer,
-  p_file_records  bigint)
+-- Errors: IV211 the argument lacks a key or has an unknown one; IV301
+-- unknown source; IV303 date before the source's start date; IV304 the bytes
+-- are registered for another date; IV203 another run holds the batch; IV102
+-- a different manifest than the recorded one.
+create or replace function ingest.begin_attempt(p_args jsonb)
 returns table (batch_id bigint, attempt_id bigint, attempt_no integer, state text,
                created boolean)
 language plpgsql
@@ -35,13 +31,66 @@ security definer
 set search_path = ''
 as $$
 declare
+  v_keys constant text[] := array['source', 'business_date', 'sha256', 'size_bytes',
+    'file_name', 'had_bom', 'columns', 'problems', 'manifest', 'expect_count',
+    'expect_total', 'run_id', 'host', 'pid', 'file_records'];
+  -- the keys of p_args, under the names the positional parameters had
+  p_source        text;
+  p_business_date date;
+  p_sha256        text;
+  p_size_bytes    bigint;
+  p_file_name     text;
+  p_had_bom       boolean;
+  p_columns       text[];
+  p_problems      jsonb;
+  p_manifest      text;
+  p_expect_count  bigint;
+  p_expect_total  text;
+  p_run_id        uuid;
+  p_host          text;
+  p_pid           integer;
+  p_file_records  bigint;
   v_source   ingest.source;
   v_batch    ingest.batch;
   v_manifest record;
   v_created  boolean := false;
+  v_replayed boolean := false;
   v_attempt  ingest.attempt;
   v_problems jsonb;
+  v_key      record;
+  v_bad      text;
 begin
+  if jsonb_typeof(p_args) is distinct from 'object' then
+    raise exception 'ingest.begin_attempt takes one jsonb object'
+      using errcode = 'IV211';
+  end if;
+  select string_agg(k, ', ' order by k) into v_bad
+  from (select k from jsonb_object_keys(p_args) as k where k <> all (v_keys)
+        union all
+        select k || ' (missing)' from unnest(v_keys) as k where not p_args ? k) as x;
+  if v_bad is not null then
+    raise exception 'ingest.begin_attempt: unexpected or missing keys: %', v_bad
+      using errcode = 'IV211',
+            hint    = 'The loader and the database disagree on the call: migrate with this loader''s version.';
+  end if;
+  -- (a JSON null reads as SQL NULL: ->> gives NULL for it)
+  p_source        := p_args ->> 'source';
+  p_business_date := (p_args ->> 'business_date')::date;
+  p_sha256        := p_args ->> 'sha256';
+  p_size_bytes    := (p_args ->> 'size_bytes')::bigint;
+  p_file_name     := p_args ->> 'file_name';
+  p_had_bom       := (p_args ->> 'had_bom')::boolean;
+  p_columns       := array(select jsonb_array_elements_text(p_args -> 'columns'));
+  p_problems      := case when jsonb_typeof(p_args -> 'problems') = 'array'
+                          then p_args -> 'problems' end;
+  p_manifest      := p_args ->> 'manifest';
+  p_expect_count  := (p_args ->> 'expect_count')::bigint;
+  p_expect_total  := p_args ->> 'expect_total';
+  p_run_id        := (p_args ->> 'run_id')::uuid;
+  p_host          := p_args ->> 'host';
+  p_pid           := (p_args ->> 'pid')::integer;
+  p_file_records  := (p_args ->> 'file_records')::bigint;
+
   v_source := ingest.get_source(p_source);
   if v_source.start_date is not null and p_business_date < v_source.start_date then
     raise exception 'business date % is before the start date % of source %',
@@ -49,8 +98,8 @@ begin
       using errcode = 'IV303';
   end if;
 
-  if not pg_catalog.pg_try_advisory_lock(pg_catalog.hashtext('invoice-loader:' || p_source),
-                                         p_business_date - date '2000-01-01') then
+  select * into v_key from ingest.runner_lock_key(p_source, p_business_date);
+  if not pg_catalog.pg_try_advisory_lock(v_key.key1, v_key.key2) then
     raise exception 'another run is loading source % for business date %', p_source, p_business_date
       using errcode = 'IV203',
             hint    = 'Try again when it has finished; rerunning is safe.';
@@ -61,7 +110,7 @@ begin
                              v_source.require_control_totals, p_source, p_business_date, p_sha256);
 
   if p_file_records is null or p_file_records < 0 then
-    raise exception 'the record count of the file is required' using errcode = 'IV302';
+    raise exception 'the record count of the file is required' using errcode = 'IV220';
   end if;
   if p_file_records > 0 then
     insert into ingest.batch as b (source, business_date, sha256, size_bytes, file_records,
@@ -101,6 +150,8 @@ begin
         using errcode = 'IV304',
               detail  = 'The same bytes are one batch forever, under any name.';
     end if;
+    -- (a quarantined or reverted batch takes this load's totals if a replay
+    -- authorization is consumed below, and is not loaded otherwise)
     if v_batch.state not in ('quarantined', 'published', 'reverted')
        and (p_manifest is not null or p_expect_count is not null)
        and (v_manifest.record_count is distinct from v_batch.record_count
@@ -127,11 +178,26 @@ begin
           p_run_id, p_host, p_pid, v_batch.state)
   returning * into v_attempt;
 
+  if v_batch.state in ('quarantined', 'reverted') then
+    v_replayed := ingest.consume_replay(v_batch.batch_id, v_attempt.attempt_id,
+                                        v_manifest.manifest, v_manifest.record_count,
+                                        v_manifest.control_total);
+    if v_replayed then
+      v_batch.state := 'received';
+    end if;
+  end if;
+
   if v_batch.state = 'received' then
     -- A resumed batch keeps the control totals recorded when it was
-    -- received; a manifest given again was compared with them above.
+    -- received; a manifest given again was compared with them above.  A
+    -- replayed batch took this load's.
+    -- A manifest the loader could not read (manifest.invalid among its
+    -- problems) reaches us as no manifest: that is not manifest.missing too.
     v_problems := coalesce(p_problems, '[]'::jsonb)
-                  || case when v_created or p_manifest is not null or p_expect_count is not null
+                  || case when (v_created or v_replayed or p_manifest is not null
+                                or p_expect_count is not null)
+                               and not coalesce(p_problems, '[]'::jsonb)
+                                       @> '[{"rule": "manifest.invalid"}]'
                           then coalesce(v_manifest.problems, '[]'::jsonb)
                           else '[]'::jsonb end;
     if jsonb_array_length(v_problems) > 0 then
@@ -144,7 +210,7 @@ begin
                       v_batch.state, v_created;
 end;
 $$;
-comment on function ingest.begin_attempt(text, date, text, bigint, text, boolean, text[], jsonb, text, bigint, text, uuid, text, integer, bigint) is
-  E'Register or find the batch of a file and open an attempt.\nErrors: IV301 unknown source; IV303 date before start; IV304 bytes registered for another date; IV203 another run holds the batch; IV102 control totals differ from the recorded ones.';
-revoke all on function ingest.begin_attempt(text, date, text, bigint, text, boolean, text[], jsonb, text, bigint, text, uuid, text, integer, bigint) from public;
-grant execute on function ingest.begin_attempt(text, date, text, bigint, text, boolean, text[], jsonb, text, bigint, text, uuid, text, integer, bigint) to invoice_loader;
+comment on function ingest.begin_attempt(jsonb) is
+  E'Register or find the batch of a file and open an attempt (consuming an operator''s replay authorization for a quarantined or reverted batch).\nErrors: IV211 malformed argument; IV301 unknown source; IV303 date before start; IV304 bytes registered for another date; IV203 another run holds the batch; IV102 control totals differ from the recorded ones.';
+revoke all on function ingest.begin_attempt(jsonb) from public;
+grant execute on function ingest.begin_attempt(jsonb) to invoice_loader;

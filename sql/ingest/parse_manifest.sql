@@ -1,9 +1,19 @@
 -- ingest.parse_manifest: the control totals of a batch, from the manifest
 -- text (JSON, CONTRACT.md section 3) or from --expect-count/--expect-total,
 -- checked against what is being loaded.  Never raises for bad input: it
--- returns the problems as rejection reasons (record_no 0).
+-- returns the problems as rejection reasons (record_no 0): text that is not
+-- JSON, nests deeper than the server's stack allows (a 100,000-deep array
+-- raised 54001 through begin_attempt and the load exited 70), or exceeds a
+-- jsonb limit is the problem manifest.invalid, whatever error the cast
+-- raised (classes 22 and 54).  (A NUL byte or invalid UTF-8 cannot reach
+-- here as text at all: the loader finds those when it reads the file,
+-- io::read_manifest_file, and sends the problem instead.)
+-- Optional keys distinct_keys, net_total and tax_total (plain decimals,
+-- like control_total) are checked for form here; validate_batch reconciles
+-- them with the file.
 -- Returns: the manifest as stored, record_count, control_total, distinct_keys
 -- (optional field), and problems (a jsonb array, empty when fine).
+-- Errors: none.
 create or replace function ingest.parse_manifest(
   p_manifest      text,
   p_expect_count  bigint,
@@ -30,10 +40,12 @@ begin
   if p_manifest is not null then
     begin
       v_json := p_manifest::jsonb;
-    exception when invalid_text_representation or invalid_parameter_value then
+    exception when data_exception or program_limit_exceeded then
+      -- 22P02 not JSON, 22P05 a \u0000 escape, 54001 nested too deep
+      -- (stack depth), 54000 a jsonb size limit
       return query select null::jsonb, null::integer, null::numeric, null::integer,
         jsonb_build_array(jsonb_build_object('rule', 'manifest.invalid', 'record_no', 0,
-          'detail', 'the manifest is not valid JSON'));
+          'detail', format('the manifest is not valid JSON (%s)', left(sqlerrm, 200))));
       return;
     end;
     if jsonb_typeof(v_json) is distinct from 'object' then
@@ -71,6 +83,16 @@ begin
           'detail', 'distinct_keys must be a whole number >= 0');
       end if;
     end if;
+
+    foreach v_text in array array['net_total', 'tax_total'] loop
+      if v_json ? v_text
+         and not (jsonb_typeof(v_json -> v_text) in ('string', 'number')
+                  and (v_json ->> v_text) ~ '^-?[0-9]{1,18}(\.[0-9]{1,4})?$') then
+        v_problems := v_problems || jsonb_build_object('rule', 'manifest.invalid', 'record_no', 0,
+          'detail', format('%s must be a plain decimal such as "3529.41", got %s', v_text,
+                           left((v_json -> v_text)::text, 40)));
+      end if;
+    end loop;
 
     if v_json ? 'source' and (v_json ->> 'source') is distinct from p_source then
       v_problems := v_problems || jsonb_build_object('rule', 'manifest.source_mismatch', 'record_no', 0,

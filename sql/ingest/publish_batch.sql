@@ -8,8 +8,9 @@
 -- Order: a business date publishes only when every earlier date of the
 -- source is published (watermark + 1, or the start date); otherwise the batch
 -- stays validated and the outcome is 'waiting'.
--- Staged rows lost in a server crash (unlogged staging): the batch goes back
--- to received, outcome 'restage', and the load stages the file again.
+-- Staged rows lost in a server crash (unlogged staging), or typed rows
+-- that do not match the accepted count: the batch goes back to received,
+-- outcome 'restage', and the load stages the file again.
 -- Idempotent: a published batch returns 'already_published' and writes
 -- nothing.  A revision conflict that appeared since validation rejects the
 -- records carrying it (revision.conflict) and the source's policy decides
@@ -18,8 +19,7 @@
 -- (outcome 'quarantined', rule reconcile.merge).
 -- Locks: advisory xact lock per source (publications of a source are
 -- serial); the batch row; the watermark row (for update).
--- Errors: IV201 batch not validated; IV204 accepted rows missing from
--- staging; IV208 no such batch.
+-- Errors: IV201 batch not validated; IV208 no such batch.
 create or replace function ingest.publish_batch(p_batch_id bigint, p_attempt_id bigint)
 returns table (outcome text, state text, counts jsonb)
 language plpgsql
@@ -38,7 +38,7 @@ declare
   v_counts      jsonb;
   v_new_mark    boolean;
   v_rejected_gross numeric;
-  v_notification bigint;
+  v_problem     jsonb;
   v_message     text;
   v_conflicts   integer;
   v_rejected    integer;
@@ -48,6 +48,9 @@ begin
     raise exception 'batch % does not exist', p_batch_id using errcode = 'IV208';
   end if;
   perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('invoice-loader:publish:' || v_batch.source));
+  -- The publication's time: after the lock, so the publications and
+  -- reverts of a source are in time order (reporting.invoice_as_of).
+  v_now := pg_catalog.clock_timestamp();
   select * into v_batch from ingest.batch as b where b.batch_id = p_batch_id for update;
 
   if v_batch.state = 'published' then
@@ -94,33 +97,29 @@ begin
   -- as validation would have; then the policy decides again.
   v_conflicts := ingest.reject_revision_conflicts(p_batch_id, v_batch.source);
   if v_conflicts > 0 then
-    select count(distinct r.record_no)::integer into v_rejected
-    from ingest.rejection_row as r where r.batch_id = p_batch_id and r.record_no > 0;
+    v_rejected := ingest.rejected_records(p_batch_id);
     update ingest.batch as b
        set rejected_count = v_rejected, accepted_count = b.staged_count - v_rejected
      where b.batch_id = p_batch_id
     returning * into v_batch;
-    if v_source.policy = 'all-or-nothing'
-       or v_rejected::numeric > v_source.max_rejected_share * v_batch.staged_count then
-      delete from staging.invoice_valid as v where v.batch_id = p_batch_id;
-      delete from staging.key_version as h where h.batch_id = p_batch_id;
+    v_problem := ingest.rejected_share_problem(v_source, v_rejected, v_batch.staged_count);
+    if v_source.policy = 'all-or-nothing' or v_problem is not null then
+      perform ingest.clear_typed_staging(p_batch_id);
       perform ingest.quarantine_batch(p_batch_id, 'validated', p_attempt_id,
-        case when v_source.policy = 'partial'
-             then jsonb_build_array(jsonb_build_object('rule', 'policy.rejected_share',
-                    'record_no', 0,
-                    'detail', format('%s of %s records rejected; the source allows a share of %s',
-                                     v_rejected, v_batch.staged_count, v_source.max_rejected_share)))
-             else '[]'::jsonb end);
+                                      case when v_problem is null then '[]'::jsonb
+                                           else jsonb_build_array(v_problem) end);
       return query select 'quarantined'::text, 'quarantined'::text, null::jsonb;
       return;
     end if;
   end if;
 
+  -- Typed rows other than validation left (rows written next to them):
+  -- the checkpoint does not hold either; stage again (this was IV204).
   select count(*) into v_valid from staging.invoice_valid as v where v.batch_id = p_batch_id;
   if v_valid <> v_batch.accepted_count then
-    raise exception 'batch %: % accepted records in staging, % were validated',
-                    p_batch_id, v_valid, v_batch.accepted_count
-      using errcode = 'IV204';
+    perform ingest.restage_lost_batch(p_batch_id, 'validated', p_attempt_id);
+    return query select 'restage'::text, 'received'::text, null::jsonb;
+    return;
   end if;
 
   begin
@@ -238,8 +237,7 @@ begin
     end if;
   exception when sqlstate 'IV206' then
     get stacked diagnostics v_message = message_text;
-    delete from staging.invoice_valid as v where v.batch_id = p_batch_id;
-    delete from staging.key_version as h where h.batch_id = p_batch_id;
+    perform ingest.clear_typed_staging(p_batch_id);
     perform ingest.quarantine_batch(p_batch_id, 'validated', p_attempt_id,
       jsonb_build_array(jsonb_build_object('rule', 'reconcile.merge', 'record_no', 0,
                                            'detail', v_message)));
@@ -256,25 +254,20 @@ begin
      where w.business_date < excluded.business_date;
   end if;
 
-  insert into ingest.outbox (batch_id, kind, dedupe_key, payload)
-  values (p_batch_id, 'batch_published', 'batch_published:' || p_batch_id,
-          jsonb_build_object('batch_id', p_batch_id, 'source', v_batch.source,
-                             'business_date', v_batch.business_date, 'sha256', v_batch.sha256,
-                             'counts', v_counts))
-  on conflict (batch_id, kind) do nothing
-  returning notification_id into v_notification;
-  perform pg_catalog.pg_notify('invoice_loader_outbox', coalesce(v_notification, 0)::text);
+  perform ingest.write_notification(p_batch_id, 'batch_published',
+    jsonb_build_object('batch_id', p_batch_id, 'source', v_batch.source,
+                       'business_date', v_batch.business_date, 'sha256', v_batch.sha256,
+                       'counts', v_counts, 'published_at', v_now));
 
   update ingest.batch as b set merge_counts = v_counts, published_at = v_now
    where b.batch_id = p_batch_id;
   perform ingest.transition(p_batch_id, 'validated', 'published', p_attempt_id, v_counts);
-  delete from staging.invoice_valid as v where v.batch_id = p_batch_id;
-  delete from staging.key_version as h where h.batch_id = p_batch_id;
+  perform ingest.clear_typed_staging(p_batch_id);
 
   return query select 'published'::text, 'published'::text, v_counts;
 end;
 $$;
 comment on function ingest.publish_batch(bigint, bigint) is
-  E'Publish a validated batch in one transaction (merge, reconcile, watermark, outbox, state).\nErrors: IV201 not validated; IV204 accepted rows missing; IV208 no such batch.';
+  E'Publish a validated batch in one transaction (merge, reconcile, watermark, outbox, state).\nErrors: IV201 not validated; IV208 no such batch.';
 revoke all on function ingest.publish_batch(bigint, bigint) from public;
 grant execute on function ingest.publish_batch(bigint, bigint) to invoice_loader;

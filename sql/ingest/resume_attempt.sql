@@ -5,6 +5,7 @@
 -- and the state read is the truth: a step whose COMMIT reply was lost shows
 -- as done, one whose COMMIT never arrived shows as not done.  With the xid
 -- the lost transaction recorded, pg_xact_status tells which it was.
+-- Locks: the runner advisory lock (ingest.runner_lock_key), session level.
 -- Errors: IV203 another session holds the runner lock (try again later);
 -- IV209 the attempt is closed (another run took the batch over); IV208 no
 -- such attempt.
@@ -17,22 +18,22 @@ as $$
 declare
   v_attempt ingest.attempt;
   v_batch   ingest.batch;
+  v_key     record;
 begin
   select * into v_attempt from ingest.attempt as a where a.attempt_id = p_attempt_id;
   if not found then
     raise exception 'attempt % does not exist', p_attempt_id using errcode = 'IV208';
   end if;
   select * into v_batch from ingest.batch as b where b.batch_id = v_attempt.batch_id;
-  if not pg_catalog.pg_try_advisory_lock(pg_catalog.hashtext('invoice-loader:' || v_batch.source),
-                                         v_batch.business_date - date '2000-01-01') then
+  select * into v_key from ingest.runner_lock_key(v_batch.source, v_batch.business_date);
+  if not pg_catalog.pg_try_advisory_lock(v_key.key1, v_key.key2) then
     raise exception 'another session holds batch % of source % for %',
                     v_batch.batch_id, v_batch.source, v_batch.business_date
       using errcode = 'IV203',
             hint    = 'The previous session of this run may not have ended yet; try again shortly.';
   end if;
   if v_attempt.finished_at is not null then
-    perform pg_catalog.pg_advisory_unlock(pg_catalog.hashtext('invoice-loader:' || v_batch.source),
-                                          v_batch.business_date - date '2000-01-01');
+    perform pg_catalog.pg_advisory_unlock(v_key.key1, v_key.key2);
     raise exception 'attempt % of batch % was closed as % while this run was away',
                     v_attempt.attempt_no, v_batch.batch_id, v_attempt.outcome
       using errcode = 'IV209',

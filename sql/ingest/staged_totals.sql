@@ -1,25 +1,47 @@
 -- ingest.staged_totals: what reconciliation compares with the manifest,
 -- over every staged record of a batch: its distinct invoice numbers, the
 -- sum of its readable gross amounts, and how many gross amounts are not
--- readable (missing or not a plain decimal).  RETURN QUERY, so that the
--- scan may run in parallel (see ingest.failing_records).
+-- readable (missing or not a plain decimal); and, only when the batch's
+-- manifest carries net_total or tax_total (CONTRACT.md section 3), the
+-- same two figures for net_amount and tax_amount (NULL otherwise: a file
+-- without them pays nothing for them).  RETURN QUERY, so that the scan may
+-- run in parallel (see ingest.failing_records).
 -- Internal: no EXECUTE grants.
+-- Errors: none.
 create or replace function ingest.staged_totals(p_batch_id bigint)
-returns table (distinct_keys integer, gross_sum numeric, unreadable integer)
+returns table (distinct_keys integer, gross_sum numeric, unreadable integer,
+               net_sum numeric, net_unreadable integer,
+               tax_sum numeric, tax_unreadable integer)
 language plpgsql
 stable
 set search_path = ''
 as $$
+declare
+  v_parts boolean;
 begin
+  select coalesce(b.manifest ?| array['net_total', 'tax_total'], false) into v_parts
+  from ingest.batch as b where b.batch_id = p_batch_id;
   return query
   select (select count(*) from (select l.invoice_number from staging.invoice_line as l
                                 where l.batch_id = p_batch_id
                                 group by l.invoice_number) as k)::integer,
          sum(case when ingest.is_plain_decimal(l.gross_amount) then l.gross_amount::numeric end),
-         count(*) filter (where not coalesce(ingest.is_plain_decimal(l.gross_amount), false))::integer
+         count(*) filter (where not coalesce(ingest.is_plain_decimal(l.gross_amount), false))::integer,
+         case when v_parts then
+           sum(case when v_parts and ingest.is_plain_decimal(l.net_amount)
+                    then l.net_amount::numeric end) end,
+         case when v_parts then
+           count(*) filter (where v_parts
+                              and not coalesce(ingest.is_plain_decimal(l.net_amount), false))::integer end,
+         case when v_parts then
+           sum(case when v_parts and ingest.is_plain_decimal(l.tax_amount)
+                    then l.tax_amount::numeric end) end,
+         case when v_parts then
+           count(*) filter (where v_parts
+                              and not coalesce(ingest.is_plain_decimal(l.tax_amount), false))::integer end
   from staging.invoice_line as l where l.batch_id = p_batch_id;
 end;
 $$;
 comment on function ingest.staged_totals(bigint) is
-  'Distinct invoice numbers, readable gross sum and unreadable count of a staged batch.';
+  E'Distinct invoice numbers, readable gross sum and unreadable count of a staged batch (and net and tax when its manifest has their totals).\nErrors: none.';
 revoke all on function ingest.staged_totals(bigint) from public;

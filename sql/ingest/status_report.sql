@@ -1,13 +1,29 @@
--- ingest.status_report: what `invoice-loader status --format json` prints.
--- Batches (newest first, at most p_limit; one when p_batch_id is given),
--- the watermarks of the sources shown, and for a single batch its attempts,
--- checkpoints (events, with the milliseconds since the one before) and
--- rejections (at most 1000).  `status` renders its text form from this too.
+-- ingest.status_report: what `invoice-loader status` prints, as one JSON
+-- document; the text and Prometheus forms are rendered from it by the
+-- loader (one query, one source of truth).
+--   batches     newest first, at most p_limit, filtered by source, batch,
+--               state and business date >= p_since; last_error is empty
+--               once a batch is published, and for a quarantine without an
+--               attempt message it is the first rejection;
+--   watermarks  of the sources shown;
+--   next_actions one line per blocked source: the command that unblocks it
+--               (replay of a quarantined batch, the load of the date a
+--               validated batch waits for, a corrected file for a reverted
+--               one);
+--   sources     per source: the watermark date and its age, batches by
+--               state, the last finished load's duration and records, and
+--               pending and in-doubt notifications (the Prometheus metrics);
+--   and for a single batch its attempts, checkpoints (events, with the
+--   milliseconds since the one before), rejections (at most 1000) and
+--   operator actions (replays, reverts, notification resolutions, each with
+--   the attempt it superseded).
 -- Reads only the operator views, with the caller's rights.
 create or replace function ingest.status_report(
   p_source   text default null,
   p_batch_id bigint default null,
-  p_limit    integer default 50)
+  p_limit    integer default 50,
+  p_state    text default null,
+  p_since    date default null)
 returns jsonb
 language sql
 stable
@@ -18,17 +34,94 @@ as $$
     from ingest.batch_overview as o
     where (p_source is null or o.source = p_source)
       and (p_batch_id is null or o.batch_id = p_batch_id)
+      and (p_state is null or o.state = p_state)
+      and (p_since is null or o.business_date >= p_since)
     order by o.batch_id desc
-    limit p_limit)
+    limit p_limit),
+  shown as (
+    select b.*,
+           case when b.state = 'published' then null
+                when nullif(b.last_error, '') is not null then b.last_error
+                when b.state = 'quarantined' then
+                  (select r.rule || ': ' || r.detail from ingest.rejection as r
+                    where r.batch_id = b.batch_id order by r.record_no, r.rule limit 1)
+           end as shown_error
+    from batches as b),
+  sources as (
+    select s.source from ingest.source_overview as s
+    where (p_source is null or s.source = p_source)
+      and (p_batch_id is null or s.source in (select b.source from batches as b))),
+  blocked as (
+    -- The earliest batch of each source that is not published and has no
+    -- published batch for its date: what stops the watermark.
+    select distinct on (o.source) o.source, o.batch_id, o.business_date, o.state,
+           w.business_date as watermark
+    from ingest.batch_overview as o
+    join sources as s on s.source = o.source
+    left join ingest.watermark as w on w.source = o.source
+    where o.state in ('quarantined', 'validated', 'reverted')
+      and (w.business_date is null or o.business_date > w.business_date)
+      and not exists (select from ingest.batch_overview as p
+                      where p.source = o.source and p.business_date = o.business_date
+                        and p.state = 'published')
+    order by o.source, o.business_date, o.batch_id desc)
   select jsonb_build_object(
-    'batches', coalesce((select jsonb_agg(to_jsonb(b) order by b.batch_id desc) from batches as b),
-                        '[]'::jsonb),
+    'batches', coalesce((select jsonb_agg(to_jsonb(b) - 'shown_error'
+                                          || jsonb_build_object('last_error', b.shown_error)
+                                          order by b.batch_id desc)
+                         from shown as b), '[]'::jsonb),
     'watermarks', coalesce((select jsonb_agg(to_jsonb(w) order by w.source)
                             from ingest.watermark as w
-                            where (p_source is null or w.source = p_source)
-                              and (p_batch_id is null
-                                   or w.source in (select b.source from batches as b))),
+                            where w.source in (select s.source from sources as s)),
                            '[]'::jsonb),
+    'next_actions', coalesce((
+        select jsonb_agg(jsonb_build_object(
+                 'source', k.source, 'batch_id', k.batch_id, 'business_date', k.business_date,
+                 'state', k.state,
+                 'action', case k.state
+                   when 'quarantined' then format(
+                     'batch %s (%s) is quarantined: fix its cause (status --batch %s), then an operator runs: invoice-loader replay --batch %s --reason TEXT, and the load runs again',
+                     k.batch_id, k.business_date, k.batch_id, k.batch_id)
+                   when 'validated' then format(
+                     'batch %s (%s) waits for %s: load that date (invoice-loader load --source %s --business-date %s ...), or run: invoice-loader catch-up --source %s',
+                     k.batch_id, k.business_date,
+                     coalesce((k.watermark + 1)::text, 'the start date'),
+                     k.source, coalesce((k.watermark + 1)::text, 'D'), k.source)
+                   else format(
+                     'batch %s (%s) was reverted: load a corrected file for %s, or an operator runs: invoice-loader replay --batch %s --reason TEXT',
+                     k.batch_id, k.business_date, k.business_date, k.batch_id)
+                 end)
+               order by k.source)
+        from blocked as k), '[]'::jsonb),
+    'sources', coalesce((
+        select jsonb_agg(jsonb_build_object(
+                 'source', s.source,
+                 'watermark_date', w.business_date,
+                 'watermark_age_seconds',
+                   round(extract(epoch from now() - ((w.business_date + 1)::timestamp at time zone 'UTC'))),
+                 'batches_by_state', coalesce((
+                     select jsonb_object_agg(c.state, c.n)
+                     from (select o.state, count(*) as n from ingest.batch_overview as o
+                           where o.source = s.source group by o.state) as c), '{}'::jsonb),
+                 'last_load', (
+                     select jsonb_build_object(
+                              'batch_id', a.batch_id, 'outcome', a.outcome,
+                              'duration_ms',
+                                round(extract(epoch from a.finished_at - a.started_at) * 1000),
+                              'records', o.record_count, 'finished_at', a.finished_at)
+                     from ingest.attempt_overview as a
+                     join ingest.batch_overview as o on o.batch_id = a.batch_id
+                     where o.source = s.source and a.finished_at is not null
+                     order by a.finished_at desc limit 1),
+                 'notifications', coalesce((
+                     select jsonb_object_agg(c.state, c.n)
+                     from (select n.state, count(*) as n
+                           from ingest.notification as n
+                           join ingest.batch_overview as o on o.batch_id = n.batch_id
+                           where o.source = s.source group by n.state) as c), '{}'::jsonb))
+               order by s.source)
+        from sources as s left join ingest.watermark as w on w.source = s.source),
+      '[]'::jsonb),
     'attempts', case when p_batch_id is not null then coalesce((
         select jsonb_agg(to_jsonb(a) || jsonb_build_object(
                            'ms', round(extract(epoch from a.finished_at - a.started_at) * 1000))
@@ -46,9 +139,12 @@ as $$
     'rejections', case when p_batch_id is not null then coalesce((
         select jsonb_agg(to_jsonb(r) order by r.record_no, r.rule)
         from (select * from ingest.rejection as r where r.batch_id = p_batch_id
-              order by r.record_no, r.rule limit 1000) as r), '[]'::jsonb) end)
+              order by r.record_no, r.rule limit 1000) as r), '[]'::jsonb) end,
+    'operator_actions', case when p_batch_id is not null then coalesce((
+        select jsonb_agg(to_jsonb(o) order by o.action_id)
+        from ingest.operator_action as o where o.batch_id = p_batch_id), '[]'::jsonb) end)
 $$;
-comment on function ingest.status_report(text, bigint, integer) is
-  'Batches, watermarks and, for one batch, attempts, checkpoints and rejections, as JSON.';
-revoke all on function ingest.status_report(text, bigint, integer) from public;
-grant execute on function ingest.status_report(text, bigint, integer) to invoice_loader, invoice_operator;
+comment on function ingest.status_report(text, bigint, integer, text, date) is
+  'Batches, watermarks, next actions and per-source metrics and, for one batch, attempts, checkpoints, rejections and operator actions, as JSON.';
+revoke all on function ingest.status_report(text, bigint, integer, text, date) from public;
+grant execute on function ingest.status_report(text, bigint, integer, text, date) to invoice_loader, invoice_operator;

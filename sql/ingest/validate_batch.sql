@@ -2,18 +2,20 @@
 -- contract's rules (CONTRACT.md section 2; ingest.failing_records),
 -- set-based, pattern before cast; keep the typed accepted records in
 -- staging.invoice_valid; reject revisions that conflict with history;
--- reconcile with the manifest (record count, distinct keys, control total);
+-- reconcile with the manifest (record count, distinct keys, control total,
+-- and net_total and tax_total when the manifest has them);
 -- then move the batch staged -> validated, or staged -> quarantined with
 -- the reasons.
 -- One rejection row per failed rule per record (rule codes: sql/ERRCODES.md).
 -- Policy: all-or-nothing quarantines on any rejected record; partial allows
 -- up to the source's max_rejected_share.
 -- Idempotent: a batch already past staged is returned as it is.  A batch
--- whose staged rows a server crash took (unlogged staging) goes back to
--- received (ingest.restage_lost_batch) and is returned so.
+-- whose staged rows do not match its checkpoint (a server crash took them,
+-- unlogged staging, or rows were written next to them) goes back to
+-- received (ingest.restage_lost_batch) and is returned so: the load stages
+-- the file again (this was IV204, which no later load got past).
 -- Locks: the batch row (for update).
--- Errors: IV201 the batch is still received; IV204 staged rows missing;
--- IV208 no such batch.
+-- Errors: IV201 the batch is still received; IV208 no such batch.
 -- Runs with work_mem 256MB (a million records' sorts and hashes stay in
 -- memory).  The loader calls ingest.analyze_staging first, in a
 -- transaction of its own, so that the plans fit the batch (and the
@@ -38,6 +40,11 @@ declare
   v_unreadable integer;
   v_reasons    jsonb := '[]';
   v_expect_keys text;
+  v_totals     record;
+  v_part       text;
+  v_expect_part text;
+  v_part_sum   numeric;
+  v_part_unreadable integer;
 begin
   select * into v_batch from ingest.batch as b where b.batch_id = p_batch_id for update;
   if not found then
@@ -54,24 +61,21 @@ begin
   select * into v_source from ingest.source as s where s.source = v_batch.source;
 
   select count(*) into v_staged from staging.invoice_line as l where l.batch_id = p_batch_id;
-  if v_staged = 0 and v_batch.staged_count > 0 then
-    -- emptied by a server crash (unlogged): stage again
+  if v_staged is distinct from v_batch.staged_count then
+    -- emptied by a server crash (unlogged), or rows written next to the
+    -- batch's own: the checkpoint does not hold; stage again
     perform ingest.restage_lost_batch(p_batch_id, 'staged', p_attempt_id);
     return query select 'received'::text, null::integer, null::integer;
     return;
-  end if;
-  if v_staged is distinct from v_batch.staged_count then
-    raise exception 'batch %: % staged records found, % were checkpointed',
-                    p_batch_id, v_staged, v_batch.staged_count
-      using errcode = 'IV204';
   end if;
 
   -- 1. The records that fail a field rule (ingest.failing_records, a
   --    parallel scan): one rejection row per rule they fail, with the
   --    sentence for a clerk.
   insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail)
-  select p_batch_id, l.record_no, left(l.invoice_number, 64), rule,
-         case rule
+  select p_batch_id, l.record_no, ingest.printable(left(l.invoice_number, 64)), rule,
+         -- values from the file, never raw control characters
+         ingest.printable(case rule
            when 'invoice_number.format' then
              format('invoice_number %L is not 1-64 characters of A-Z a-z 0-9 . _ / -',
                     left(l.invoice_number, 80))
@@ -110,7 +114,7 @@ begin
            when 'gross_amount.sign' then
              format('gross_amount %s has the wrong sign for a %s', l.gross_amount, l.document_type)
            else split_part(rule, '.', 1) || ' is empty'  -- the <column>.missing rules
-         end
+         end)
   from ingest.failing_records(p_batch_id, v_batch.business_date) as f
   join staging.invoice_line as l on l.batch_id = p_batch_id and l.record_no = f.record_no
   left join ingest.currency as c on c.code = l.currency
@@ -145,48 +149,66 @@ begin
                           where r.batch_id = p_batch_id and r.record_no = l.record_no)) as t;
 
   -- 3. The same (invoice_number, revision) more than once in the file:
-  --    identical records count once, different ones are all rejected.
-  --    The repeated keys are found first with a plain count (a hash
-  --    aggregate); only they are sorted for their variants.
-  with repeated as materialized (
-    select v.invoice_number, v.revision
-    from staging.invoice_valid as v
-    where v.batch_id = p_batch_id
-    group by v.invoice_number, v.revision
-    having count(*) > 1),
-  grp as (
-    select v.invoice_number, v.revision, count(distinct v.content_hash) as variants,
-           min(v.record_no) as first_record,
-           array_to_string((array_agg(v.record_no order by v.record_no))[1:10], ', ') as records
-    from staging.invoice_valid as v
-    join repeated as k using (invoice_number, revision)
-    where v.batch_id = p_batch_id
-    group by v.invoice_number, v.revision),
-  conflicting as (
-    insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail)
-    select p_batch_id, v.record_no, v.invoice_number, 'duplicate.conflict',
-           format('invoice %s revision %s appears with different content in records %s',
-                  v.invoice_number, v.revision, g.records)
-    from staging.invoice_valid as v
-    join grp as g using (invoice_number, revision)
-    where v.batch_id = p_batch_id and g.variants > 1
-    returning record_no)
-  update staging.invoice_valid as v
-     set is_duplicate = true
-    from grp as g
-   where v.batch_id = p_batch_id and v.invoice_number = g.invoice_number
-     and v.revision = g.revision and g.variants = 1 and v.record_no <> g.first_record;
-  delete from staging.invoice_valid as v
-   using ingest.rejection_row as r
-   where v.batch_id = p_batch_id and r.batch_id = p_batch_id and r.record_no = v.record_no
-     and r.rule = 'duplicate.conflict';
+  --    identical records count once (the first is kept, the others are
+  --    marked is_duplicate), different ones are all rejected.  No join:
+  --    staging.invoice_valid was just written and its statistics are those
+  --    of whenever it was last analyzed (empty, as a rule: autovacuum
+  --    after the previous publication), and a join planned on them was a
+  --    nested loop over the whole batch per repeated key (48,000 records
+  --    with 2,000 repeats: 20 s; docs/PERFORMANCE.md).  So: a plain count
+  --    (one hash or sort pass) says whether any key repeats, which in most
+  --    files none does; then one window pass over the batch's rows, sorted
+  --    by key and record number, gives each row its key's copies, first
+  --    record and whether the copies differ; the marks and deletions find
+  --    their rows by ctid (same transaction, rows not otherwise touched).
+  perform 1 from staging.invoice_valid as v
+   where v.batch_id = p_batch_id
+   group by v.invoice_number, v.revision
+  having count(*) > 1
+   limit 1;
+  if found then
+    with k as materialized (
+      select y.tid, y.record_no, y.invoice_number, y.revision, y.first_record, y.records,
+             bool_or(y.content_hash <> y.first_hash)
+               over (partition by y.invoice_number, y.revision) as conflicting
+      from (select x.*
+            from (select v.ctid as tid, v.record_no, v.invoice_number, v.revision,
+                         v.content_hash,
+                         count(*) over w as copies,
+                         first_value(v.record_no) over w as first_record,
+                         first_value(v.content_hash) over w as first_hash,
+                         array_to_string((array_agg(v.record_no) over w)[1:10], ', ') as records
+                  from staging.invoice_valid as v
+                  where v.batch_id = p_batch_id
+                  window w as (partition by v.invoice_number, v.revision order by v.record_no
+                               rows between unbounded preceding and unbounded following)) as x
+            where x.copies > 1) as y),
+    conflicting as (
+      insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail)
+      select p_batch_id, k.record_no, k.invoice_number, 'duplicate.conflict',
+             format('invoice %s revision %s appears with different content in records %s',
+                    k.invoice_number, k.revision, k.records)
+      from k
+      where k.conflicting
+      returning record_no),
+    marked as (
+      update staging.invoice_valid as v
+         set is_duplicate = true
+       where v.ctid = any (array(select k.tid from k
+                                 where not k.conflicting and k.record_no <> k.first_record))
+      returning 1)
+    delete from staging.invoice_valid as v
+     where v.ctid = any (array(select k.tid from k where k.conflicting));
+  end if;
 
   -- 4. Revisions are immutable: a published (key, revision) with other content.
   perform ingest.reject_revision_conflicts(p_batch_id, v_batch.source);
 
   -- 5. Reconciliation against the manifest.
-  select t.distinct_keys, t.gross_sum, t.unreadable into v_keys, v_sum, v_unreadable
-  from ingest.staged_totals(p_batch_id) as t;
+  select * into v_totals from ingest.staged_totals(p_batch_id) as t;
+  v_keys := v_totals.distinct_keys;
+  v_sum := v_totals.gross_sum;
+  v_unreadable := v_totals.unreadable;
 
   if v_batch.record_count is not null and v_batch.record_count <> v_staged then
     v_reasons := v_reasons || jsonb_build_object('rule', 'reconcile.record_count', 'record_no', 0,
@@ -203,6 +225,31 @@ begin
                          coalesce(v_sum, 0), v_batch.control_total));
     end if;
   end if;
+  -- net_total and tax_total (optional; their form was checked by
+  -- ingest.parse_manifest): a file whose net and tax columns are swapped
+  -- passes every other check, since net + tax = gross either way.
+  foreach v_part in array array['net', 'tax'] loop
+    v_expect_part := v_batch.manifest ->> (v_part || '_total');
+    continue when v_expect_part is null;
+    if v_part = 'net' then
+      v_part_sum := v_totals.net_sum;
+      v_part_unreadable := v_totals.net_unreadable;
+    else
+      v_part_sum := v_totals.tax_sum;
+      v_part_unreadable := v_totals.tax_unreadable;
+    end if;
+    if v_part_unreadable > 0 then
+      v_reasons := v_reasons || jsonb_build_object('rule', 'reconcile.' || v_part || '_total',
+        'record_no', 0,
+        'detail', format('%s records have no readable %s_amount; the %s_total %s cannot be proven',
+                         v_part_unreadable, v_part, v_part, v_expect_part));
+    elsif coalesce(v_part_sum, 0) <> v_expect_part::numeric then
+      v_reasons := v_reasons || jsonb_build_object('rule', 'reconcile.' || v_part || '_total',
+        'record_no', 0,
+        'detail', format('%s_amount sums to %s; the manifest''s %s_total says %s',
+                         v_part, coalesce(v_part_sum, 0), v_part, v_expect_part));
+    end if;
+  end loop;
   v_expect_keys := v_batch.manifest ->> 'distinct_keys';
   if v_expect_keys is not null and v_expect_keys::integer <> v_keys then
     v_reasons := v_reasons || jsonb_build_object('rule', 'reconcile.distinct_keys', 'record_no', 0,
@@ -211,16 +258,10 @@ begin
   end if;
 
   -- 6. The policy decides.
-  select count(distinct r.record_no)::integer into v_rejected
-  from ingest.rejection_row as r where r.batch_id = p_batch_id and r.record_no > 0;
+  v_rejected := ingest.rejected_records(p_batch_id);
   v_accepted := v_staged - v_rejected;
-
-  if v_rejected > 0 and v_source.policy = 'partial'
-     and v_rejected::numeric > v_source.max_rejected_share * v_staged then
-    v_reasons := v_reasons || jsonb_build_object('rule', 'policy.rejected_share', 'record_no', 0,
-      'detail', format('%s of %s records rejected; the source allows a share of %s',
-                       v_rejected, v_staged, v_source.max_rejected_share));
-  end if;
+  v_reasons := v_reasons
+               || coalesce(ingest.rejected_share_problem(v_source, v_rejected, v_staged), '[]');
 
   update ingest.batch as b
      set accepted_count = v_accepted, rejected_count = v_rejected, distinct_keys = v_keys
@@ -228,8 +269,7 @@ begin
 
   if jsonb_array_length(v_reasons) > 0
      or (v_rejected > 0 and v_source.policy = 'all-or-nothing') then
-    delete from staging.invoice_valid as v where v.batch_id = p_batch_id;
-    delete from staging.key_version as h where h.batch_id = p_batch_id;
+    perform ingest.clear_typed_staging(p_batch_id);
     perform ingest.quarantine_batch(p_batch_id, 'staged', p_attempt_id, v_reasons);
     return query select 'quarantined'::text, v_accepted, v_rejected;
     return;
@@ -241,6 +281,6 @@ begin
 end;
 $$;
 comment on function ingest.validate_batch(bigint, bigint) is
-  E'Validate and reconcile a staged batch: validated or quarantined.\nErrors: IV201 batch not staged yet; IV204 staged rows missing; IV208 no such batch.';
+  E'Validate and reconcile a staged batch: validated or quarantined.\nErrors: IV201 batch not staged yet; IV208 no such batch.';
 revoke all on function ingest.validate_batch(bigint, bigint) from public;
 grant execute on function ingest.validate_batch(bigint, bigint) to invoice_loader;

@@ -31,12 +31,15 @@ expect_rc 77
 expect_eq "batches" 0 "$(q 'select count(*) from ingest.batch_overview')"
 expect_eq "sources" "acme-erp" "$(q "select string_agg(source, ',') from ingest.source")"
 
-# No manifest and no --expect-*: the source requires control totals.
+# No manifest and no --expect-*: the delivery is not complete (CONTRACT
+# section 3): exit 66 and nothing registered, so the manifest can still come.
 # (other bytes than the sample: the same bytes would be the same batch)
 head -n 20 "$csv" >"$WORK/bare.csv"
 load --source acme-erp --business-date 2026-11-28 --input "$WORK/bare.csv"
-expect_rc 65
-expect_output_has "manifest.missing"
+expect_rc 66
+expect_output_has "bare.csv.manifest.json does not exist"
+expect_eq "batches after a missing manifest" 0 "$(q 'select count(*) from ingest.batch')"
+expect_eq "attempts after a missing manifest" 0 "$(q 'select count(*) from ingest.attempt')"
 
 # --expect-count/--expect-total replace the manifest.
 load --source acme-erp --business-date 2026-11-28 --input "$csv" --expect-count 20 --expect-total 4200.00

@@ -75,12 +75,15 @@ notifications() { q "select count(*) from ingest.notification where kind = '$1'"
 #      current ISSUED versions, no key twice, versions contiguous per batch;
 #   I2 each source's watermark is the last date of an unbroken run of
 #      published dates from its first, and never ahead of published data;
-#   I3 exactly one batch_published notification per published batch and
-#      none for any other, at most one batch_quarantined per batch;
-#   I4 every batch in a final state (published or quarantined) after a
-#      plain rerun, every state change a legal one (back to received only
-#      with the reason: staged rows lost in a crash), no attempt left open,
-#      staging holds nothing typed for a published batch.
+#   I3 exactly one batch_published notification per published (or since
+#      reverted) batch in its current round (replays consumed) and none for
+#      any other, at most one notification per batch, kind and round, at most
+#      one deadline_missed per source and business date;
+#   I4 every batch in a final state (published, quarantined or reverted)
+#      after a plain rerun, every state change one of ingest.batch_transition
+#      (back to received only with its reason: staged rows lost in a crash,
+#      or a replay), each checkpoint reached once since the last replay, no
+#      attempt left open, staging holds nothing typed for a published batch.
 check_invariants() {
   local bad
   bad=$(q "select count(*) from (select source, invoice_number from reporting.invoice
@@ -118,28 +121,43 @@ check_invariants() {
 
   bad=$(q "select count(*) from ingest.batch as b
            where (select count(*) from ingest.notification as n
-                  where n.batch_id = b.batch_id and n.kind = 'batch_published')
-                 <> case when b.state = 'published' then 1 else 0 end")
-  expect_eq "I3 batches without exactly one publish notification (if published)" 0 "$bad"
-  bad=$(q "select count(*) from (select batch_id from ingest.notification
-                                 group by batch_id, kind having count(*) > 1) as d")
+                  join ingest.outbox as o using (notification_id)
+                  where n.batch_id = b.batch_id and n.kind = 'batch_published'
+                    and o.round = b.replays)
+                 <> case when b.state in ('published', 'reverted') then 1 else 0 end")
+  expect_eq "I3 batches without exactly one publish notification (if published or reverted) in their round" 0 "$bad"
+  bad=$(q "select count(*) from (select batch_id from ingest.outbox
+                                 where batch_id is not null
+                                 group by batch_id, kind, round having count(*) > 1
+                                 union all
+                                 select null from ingest.notification
+                                 where kind = 'deadline_missed'
+                                 group by payload ->> 'source', payload ->> 'business_date'
+                                 having count(*) > 1) as d")
   expect_eq "I3 repeated notifications" 0 "$bad"
 
   bad=$(q "select string_agg(batch_id || ':' || state, ' ') from ingest.batch
-           where state not in ('published', 'quarantined')")
+           where state not in ('published', 'quarantined', 'reverted')")
   expect_eq "I4 batches not final" "" "$bad"
-  bad=$(q "select count(*) from ingest.batch_event
-           where (coalesce(from_state, '-'), to_state) not in
-                 (('-', 'received'), ('received', 'staged'), ('staged', 'validated'),
-                  ('validated', 'published'), ('received', 'quarantined'),
-                  ('staged', 'quarantined'), ('validated', 'quarantined'),
-                  ('published', 'reverted'), ('quarantined', 'received'))
-             and not (from_state in ('staged', 'validated') and to_state = 'received'
-                      and detail ? 'reason')")
+  # the moves are the state machine's (ingest.batch_transition); back to
+  # received only with its reason: staged rows lost in a crash, or a replay
+  bad=$(q "select count(*) from ingest.batch_event as e
+           where (e.from_state is null and e.to_state <> 'received')
+              or (e.from_state is not null
+                  and not exists (select from ingest.batch_transition as t
+                                  where t.from_state = e.from_state and t.to_state = e.to_state))
+              or (e.from_state in ('staged', 'validated') and e.to_state = 'received'
+                  and not e.detail ? 'reason')
+              or (e.from_state in ('quarantined', 'reverted') and e.to_state = 'received'
+                  and not e.detail ? 'replay_action_id')")
   expect_eq "I4 illegal transitions" 0 "$bad"
+  # each checkpoint once (since the batch's last replay)
   bad=$(q "select count(*) from ingest.batch as b
            where (select count(*) from ingest.batch_event as e where e.batch_id = b.batch_id
-                  and e.to_state = b.state) <> 1")
+                  and e.to_state = b.state
+                  and e.event_id >= coalesce((select max(r.event_id) from ingest.batch_event as r
+                                              where r.batch_id = b.batch_id
+                                                and r.detail ? 'replay_action_id'), 0)) <> 1")
   expect_eq "I4 each checkpoint reached once" 0 "$bad"
   expect_eq "I4 open attempts" 0 "$(q "select count(*) from ingest.attempt where finished_at is null")"
   expect_eq "I4 typed staging of published batches" 0 \
@@ -154,4 +172,88 @@ sample_for() {
   csv=$(sample "$dir" "$date")
   sed -i "s/\"source\":\"acme-erp\"/\"source\":\"$src\"/" "$csv.manifest.json"
   echo "$csv"
+}
+
+# --- issue 14: clusters of a test's own, locales, the fault proxy -------
+
+# as_server CMD...: run CMD as the server's user (postgres when we are
+# root: initdb and pg_ctl refuse root), from a directory it can read.
+as_server() {
+  if [[ $EUID -eq 0 ]]; then runuser -u postgres -- env -C / "$@"; else "$@"; fi
+}
+
+# own_cluster NAME [CONF_LINE...]: a throwaway cluster of this test alone
+# in $WORK/NAME (trust for the superuser postgres, unix socket only, in
+# $WORK/NAME), for settings that would disturb other tests (pg_hba,
+# lc_messages).  Extra lines go into postgresql.conf.  Sets OWN_HOST and
+# OWN_PORT; stop it with own_cluster_stop NAME (the test's EXIT trap must
+# call it too).
+own_cluster() {
+  local name=$1; shift
+  local dir=$WORK/$name
+  mkdir -p "$dir"
+  chmod 755 "$WORK" "$dir"
+  [[ $EUID -eq 0 ]] && chown postgres:postgres "$dir"
+  as_server "$TMP_PG_BIN/initdb" --pgdata="$dir/data" --no-locale --encoding=UTF8 \
+    --auth=trust -U postgres --nosync >"$dir/initdb.log" 2>&1 \
+    || { cat "$dir/initdb.log" >&2; fail "initdb of $name failed"; }
+  OWN_HOST=$dir
+  OWN_PORT=$((5433 + RANDOM % 20000))
+  {
+    echo "listen_addresses = ''"
+    echo "unix_socket_directories = '$dir'"
+    echo "port = $OWN_PORT"
+    echo "fsync = off"
+    printf '%s\n' "$@"
+  } >>"$dir/data/postgresql.conf"
+  as_server "$TMP_PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start \
+    >"$dir/pg_ctl.log" 2>&1 || { cat "$dir/pg_ctl.log" "$dir/server.log" >&2; fail "$name did not start"; }
+}
+own_cluster_stop() {
+  [[ -f $WORK/$1/data/postmaster.pid ]] || return 0
+  as_server "$TMP_PG_BIN/pg_ctl" -D "$WORK/$1/data" -m immediate -w stop >/dev/null 2>&1 || true
+}
+
+# ensure_locale de_DE.UTF-8: generate a locale (Debian's locales package)
+# unless the system has it.
+ensure_locale() {
+  local want=$1 short
+  short=$(echo "${want%%.*}.utf8" | tr '[:upper:]' '[:lower:]')
+  locale -a | tr '[:upper:]' '[:lower:]' | grep -qx "$short" && return 0
+  [[ $EUID -eq 0 ]] || fail "locale $want is missing and only root can generate it"
+  command -v locale-gen >/dev/null || fail "locale-gen missing (Debian package locales)"
+  sed -i "s/^# *$want/$want/" /etc/locale.gen
+  locale-gen >/dev/null
+  locale -a | tr '[:upper:]' '[:lower:]' | grep -qx "$short" || fail "could not generate $want"
+}
+
+# start_fault_proxy: tests/tools/fault_proxy in front of the main
+# cluster's unix socket, mode pass.  Sets PROXY_PID, PROXY_PORT,
+# PROXY_CONTROL and PROXY_LOG; set_proxy_mode MODE switches it.
+start_fault_proxy() {
+  [[ -x $FAULT_PROXY ]] || fail "no fault proxy at $FAULT_PROXY (build with BUILD_TESTING=ON)"
+  PROXY_CONTROL=$WORK/proxy.control
+  PROXY_LOG=$WORK/proxy.log
+  echo pass >"$PROXY_CONTROL"
+  "$FAULT_PROXY" --listen 127.0.0.1:0 --upstream-unix "$PGHOST/.s.PGSQL.$PGPORT" \
+    --control "$PROXY_CONTROL" --log "$PROXY_LOG" --exit-after 900 &
+  PROXY_PID=$!
+  local _
+  for _ in $(seq 100); do grep -q "listening on" "$PROXY_LOG" 2>/dev/null && break; sleep 0.05; done
+  PROXY_PORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$PROXY_LOG" | head -n 1)
+  [[ -n $PROXY_PORT ]] || fail "the proxy did not say where it listens"
+}
+set_proxy_mode() { echo "$1" >"$PROXY_CONTROL.tmp" && mv "$PROXY_CONTROL.tmp" "$PROXY_CONTROL"; }
+
+# wait_for LIMIT_SECONDS DESCRIPTION CMD...: poll CMD every 0.1 s until it
+# succeeds; fails the test after LIMIT_SECONDS (a bound on the loop, not a
+# timing assertion).
+wait_for() {
+  local limit=$1 what=$2; shift 2
+  local tries=$((limit * 10)) i
+  for ((i = 0; i < tries; i++)); do
+    if "$@"; then return 0; fi
+    sleep 0.1
+  done
+  fail "gave up waiting for: $what"
 }

@@ -27,7 +27,7 @@ grep -q "0 migration(s) applied" "$WORK/out" || fail "rerun applied something: $
 
 good=$(psql -X -qAt -d "$db" -c "select sha256 from loader_meta.schema_migration where version = 2")
 psql -X -q -d "$db" -c "update loader_meta.schema_migration set sha256 = repeat('0', 64) where version = 2"
-psql -X -q -d "$db" -c "drop function ingest.status_report(text, bigint, integer)"
+psql -X -q -d "$db" -c "drop function ingest.status_report(text, bigint, integer, text, date)"
 set +e
 migrate >"$WORK/out" 2>"$WORK/err"
 RC=$?

@@ -19,15 +19,24 @@ for stop_at in received staged validated; do
   size=$(stat -c %s "$csv")
 
   ids=$(q "set role invoice_loader;
-           select batch_id || ' ' || attempt_id from ingest.begin_attempt(
-             '$src', '2026-11-28', '$sha', $size, 'dead-run.csv', false, '$cols',
-             '[]', '$manifest', null, null, gen_random_uuid(), 'lost-host', 1, 20)")
+           select batch_id || ' ' || attempt_id from ingest.begin_attempt(jsonb_build_object(
+             'source', '$src', 'business_date', '2026-11-28', 'sha256', '$sha',
+             'size_bytes', $size, 'file_name', 'dead-run.csv', 'had_bom', false,
+             'columns', '$cols'::text[], 'problems', '[]'::jsonb, 'manifest', '$manifest',
+             'expect_count', null, 'expect_total', null, 'run_id', gen_random_uuid(),
+             'host', 'lost-host', 'pid', 1, 'file_records', 20))")
   read -r batch attempt <<<"$ids"
   if [[ $stop_at != received ]]; then
     tail -n +2 "$csv" | awk -v b="$batch" '{ print b "," NR "," $0 }' >"$WORK/staged-$n.csv"
     psql -X -q -v ON_ERROR_STOP=1 -d "$E2E_DB" <<SQL
 begin;
 set local role invoice_loader;
+-- a new session of the dead run: it takes the runner lock again first, as
+-- the loader does after a lost session (staging rows are only the lock
+-- holder's, migrations/0011)
+\o /dev/null
+select ingest.resume_attempt($attempt);
+\o
 \copy staging.invoice_line (batch_id, record_no, invoice_number, revision, status, document_type, customer_id, invoice_date, due_date, currency, net_amount, tax_amount, gross_amount, description) from '$WORK/staged-$n.csv' with (format csv)
 select ingest.mark_staged($batch, $attempt, 20);
 commit;

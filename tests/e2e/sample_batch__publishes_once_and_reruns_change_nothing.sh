@@ -14,6 +14,9 @@ expect_eq "batch state" "published" "$(q "select state from ingest.batch_overvie
 expect_eq "publish notifications" 1 "$(notifications batch_published)"
 expect_eq "versions" 20 "$(q 'select count(*) from reporting.invoice_version')"
 grep -q "run=" "$WORK/err" || fail "log lines carry no run id"
+# The summary on stdout keeps the amounts' digits (not 4200.0).
+grep -qF "20 records: 20 inserted, 0 amended, 0 voided, 0 unchanged, 0 late, 0 duplicate, 0 rejected; gross 4200.00, control total 4200.00" "$WORK/out" ||
+  fail "the publish summary on stdout is not exact: $(cat "$WORK/out")"
 
 for rerun in 2 3; do
   load --source acme-erp --business-date 2026-11-28 --input "$csv"

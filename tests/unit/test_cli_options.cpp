@@ -9,6 +9,7 @@
 #include "cli/command.hpp"
 #include "cli/conninfo.hpp"
 #include "cli/values.hpp"
+#include "flows/catch_up.hpp"
 #include "flows/load.hpp"
 #include "flows/source_add.hpp"
 #include "flows/status.hpp"
@@ -363,14 +364,41 @@ TEST_CASE("cli: bad load values are configuration errors", "[unit][cli]")
       CHECK_THAT(o, Contains(std::string{"'"} + bad + "'"));
     }
   }
-  SECTION("a URL as input or manifest: not supported yet")
+  SECTION("a URL of a scheme the linked libcurl does not offer")
   {
     auto const a = outcome({"load", "--source", "a", "--business-date",
-                            "2026-11-28", "--input",
-                            "https://example.com/a.csv"});
+                            "2026-11-28", "--input", "s3://bucket/a.csv"});
     CHECK_THAT(a, StartsWith("config: "));
-    CHECK_THAT(a, Contains("not supported"));
-    CHECK_THAT(outcome(load_with({"--manifest", "file:///tmp/m.json"})),
+    CHECK_THAT(a, Contains("'s3' is not supported"));
+    CHECK_THAT(a, Contains("http, https, file"));
+    CHECK_THAT(outcome(load_with({"--manifest", "gopher://h/m.json"})),
+               StartsWith("config: "));
+  }
+  SECTION("a password in a URL, never echoed")
+  {
+    for (auto const *url : {"https://user:s3cr3tXY@feeds.example/a.csv",
+                            "http://u:s3cr3tXY@127.0.0.1:8080/a.csv",
+                            "https://:s3cr3tXY@feeds.example/a.csv"})
+    {
+      auto const a = outcome({"load", "--source", "a", "--business-date",
+                              "2026-11-28", "--input", url});
+      CHECK_THAT(a, StartsWith("config: "));
+      CHECK_THAT(a, Contains("netrc"));
+      CHECK_THAT(a, !Contains("s3cr3tXY"));
+      auto const m = outcome(load_with({"--manifest", url}));
+      CHECK_THAT(m, StartsWith("config: "));
+      CHECK_THAT(m, !Contains("s3cr3tXY"));
+    }
+  }
+  SECTION("transfer limits out of range")
+  {
+    for (auto const *bad : {"0", "601", "-1", "ten", ""})
+      CHECK_THAT(outcome(load_with({"--connect-timeout", bad})),
+                 StartsWith("config: "));
+    for (auto const *bad : {"0", "3601", "1.5"})
+      CHECK_THAT(outcome(load_with({"--low-speed-time", bad})),
+                 StartsWith("config: "));
+    CHECK_THAT(outcome(load_with({"--spool-dir", ""})),
                StartsWith("config: "));
   }
   SECTION("empty values")
@@ -493,8 +521,11 @@ TEST_CASE("cli: --help shows help before anything is required",
     CHECK(r.command_name() == "load");
     for (auto const *s : {"--source", "--business-date", "--input",
                           "--manifest", "--expect-count", "--expect-total",
-                          "URLs are not supported yet"})
+                          "PATH|URL", "--spool-dir", "--netrc-file",
+                          "--cacert", "--connect-timeout", "--low-speed-time",
+                          "URLs: http, https, file", "libcurl/"})
       CHECK_THAT(r.help_text, Contains(s));
+    CHECK_THAT(r.help_text, !Contains("not supported yet"));
   }
   SECTION("help after some options, even bad or unknown ones")
   {
@@ -698,4 +729,120 @@ TEST_CASE("cli: options come in any order", "[unit][cli]")
     CHECK(st.source == "s");
     CHECK(st.json);
   }
+}
+
+TEST_CASE("cli: load takes URLs, and the transfer options", "[unit][cli]")
+{
+  SECTION("http, https and file URLs as input and manifest, as given")
+  {
+    for (auto const *url : {"http://127.0.0.1:8080/a.csv",
+                            "https://feeds.example/acme/2026-11-28.csv?x=1",
+                            "file:///srv/feeds/a.csv",
+                            "https://loader@feeds.example/a.csv"})
+    {
+      CAPTURE(url);
+      auto const r = load_of(parse({"load", "--source", "a",
+                                    "--business-date", "2026-11-28",
+                                    "--input", url, "--manifest", url}));
+      CHECK(r.input == url);
+      CHECK(r.manifest == std::optional<std::string>{url});
+    }
+  }
+  SECTION("defaults: the transport's")
+  {
+    auto const r = load_of(parse(load_with({})));
+    CHECK(r.feed.spool_dir.empty());
+    CHECK(r.feed.netrc_file.empty());
+    CHECK(r.feed.ca_file.empty());
+    CHECK(r.feed.connect_timeout == std::chrono::seconds{10});
+    CHECK(r.feed.low_speed_time == std::chrono::seconds{30});
+    CHECK(r.retry.max_attempts == 0);
+  }
+  SECTION("each option lands in its field")
+  {
+    auto const r = load_of(parse(load_with(
+      {"--spool-dir", "/tmp/spool", "--netrc-file", "/etc/netrc",
+       "--cacert", "/etc/ca.pem", "--connect-timeout", "3",
+       "--low-speed-time", "7", "--retry-attempts", "4", "--retry-budget",
+       "60"})));
+    CHECK(r.feed.spool_dir == "/tmp/spool");
+    CHECK(r.feed.netrc_file == "/etc/netrc");
+    CHECK(r.feed.ca_file == "/etc/ca.pem");
+    CHECK(r.feed.connect_timeout == std::chrono::seconds{3});
+    CHECK(r.feed.low_speed_time == std::chrono::seconds{7});
+    CHECK(r.retry.max_attempts == 4);
+    CHECK(r.retry.budget == std::chrono::seconds{60});
+  }
+}
+
+TEST_CASE("cli: source add --feed-url is checked like a load's URL",
+          "[unit][cli]")
+{
+  auto const add = [](char const *url) {
+    return outcome({"source", "add", "acme", "--feed-url", url});
+  };
+  CHECK(add("https://erp.example/acme/{date}.csv?tok=1") == "ok");
+  CHECK(add("/srv/feeds/acme_{date}.csv") == "ok");
+  CHECK_THAT(add("s3://bucket/{date}.csv"), StartsWith("config: "));
+  auto const pw = add("https://u:s3cr3tXY@erp.example/{date}.csv");
+  CHECK_THAT(pw, StartsWith("config: "));
+  CHECK_THAT(pw, Contains("netrc"));
+  CHECK_THAT(pw, !Contains("s3cr3tXY"));
+}
+
+TEST_CASE("cli: catch-up", "[unit][cli]")
+{
+  using loader::flows::CatchUpRequest;
+  SECTION("--source is required")
+  {
+    CHECK_THAT(outcome({"catch-up"}), StartsWith("usage: "));
+    CHECK_THAT(outcome({"catch-up"}), Contains("--source"));
+  }
+  SECTION("--until must be a date")
+  {
+    for (auto const *bad : {"2026-02-30", "yesterday", "2026-1-5", ""})
+      CHECK_THAT(outcome({"catch-up", "--source", "a", "--until", bad}),
+                 StartsWith("config: "));
+  }
+  SECTION("the fields")
+  {
+    auto const r = parse({"catch-up", "--until", "2026-12-02",
+                          "--cacert", "/etc/ca.pem", "--source", "acme-erp",
+                          "--retry-budget", "90"});
+    CHECK(r.command_name() == "catch-up");
+    auto const &c = r.options_as<CatchUpRequest>();
+    CHECK(c.source == "acme-erp");
+    CHECK(c.until == std::optional<std::string>{"2026-12-02"});
+    CHECK(c.feed.ca_file == "/etc/ca.pem");
+    CHECK(c.retry.budget == std::chrono::seconds{90});
+    CHECK_FALSE(parse({"catch-up", "--source", "a"})
+                  .options_as<CatchUpRequest>()
+                  .until);
+  }
+  SECTION("help: the options, what libcurl offers, listed globally")
+  {
+    auto const h = parse({"catch-up", "--help"}).help_text;
+    for (auto const *s : {"--source", "--until", "--spool-dir",
+                          "--netrc-file", "--cacert", "--low-speed-time",
+                          "--retry-budget", "yesterday", "URLs: "})
+      CHECK_THAT(h, Contains(s));
+    CHECK_THAT(parse({"--help"}).help_text, Contains("catch-up"));
+  }
+}
+
+TEST_CASE("catch-up dates: the calendar, UTC", "[unit][cli]")
+{
+  using loader::flows::date_of;
+  using loader::flows::days_of;
+  CHECK(days_of("1970-01-01") == 0);
+  CHECK(date_of(0) == "1970-01-01");
+  CHECK(date_of(days_of("2026-11-30") + 1) == "2026-12-01");
+  CHECK(date_of(days_of("2026-12-31") + 1) == "2027-01-01");
+  CHECK(date_of(days_of("2028-02-28") + 1) == "2028-02-29");
+  CHECK(date_of(days_of("2100-02-28") + 1) == "2100-03-01");
+  CHECK(date_of(days_of("2000-02-28") + 1) == "2000-02-29");
+  CHECK(days_of("2026-03-01") - days_of("2026-02-01") == 28);
+  for (std::int64_t d = days_of("1999-12-25"); d < days_of("2001-01-05"); ++d)
+    CHECK(days_of(date_of(d)) == d);
+  CHECK(loader::cli::is_iso_date(loader::flows::yesterday_utc()));
 }

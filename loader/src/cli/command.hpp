@@ -50,6 +50,9 @@ struct CommandSpec
   char const *positional;
   /// Checks the values (LoaderError usage or config) and binds the flow.
   Bound (*bind)(boost::program_options::variables_map const &vm);
+  /// The contract role a login role needs for it (CONTRACT.md section 9),
+  /// named in a permission error; empty when any may run it.
+  std::string_view role = {};
 };
 
 /// Every command, in the order the global help lists them.

@@ -12,7 +12,14 @@ std::vector<CommandSpec> const &command_table()
     migrate_command(),
     source_add_command(),
     load_command(),
+    catch_up_command(),
     status_command(),
+    replay_command(),
+    revert_command(),
+    notify_command(),
+    notify_resolve_command(),
+    schedule_install_command(),
+    schedule_remove_command(),
   };
   return table;
 }

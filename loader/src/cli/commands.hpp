@@ -8,5 +8,12 @@ namespace loader::cli
 CommandSpec migrate_command();
 CommandSpec source_add_command();
 CommandSpec load_command();
+CommandSpec catch_up_command();
 CommandSpec status_command();
+CommandSpec replay_command();
+CommandSpec revert_command();
+CommandSpec notify_command();
+CommandSpec notify_resolve_command();
+CommandSpec schedule_install_command();
+CommandSpec schedule_remove_command();
 } // namespace loader::cli

@@ -1,5 +1,6 @@
 /// `invoice-loader load --source S --business-date D --input PATH ...`.
 #include "cli/commands.hpp"
+#include "cli/feed_options.hpp"
 #include "cli/help.hpp"
 #include "cli/values.hpp"
 #include "flows/load.hpp"
@@ -14,8 +15,22 @@ std::string description()
 {
   return "Run one batch to published, resuming from its last checkpoint. "
          "Control\ntotals come from the manifest or from --expect-count "
-         "and --expect-total.\nThe input and the manifest are local files; "
-         "URLs are not supported yet.\n";
+         "and --expect-total.\n\n"
+         "The input and the manifest are local paths or URLs.\n" +
+         url_support_sentence() +
+         ".\nA URL is downloaded whole into the spool (--spool-dir) before "
+         "anything is\nregistered, under the same retry budget as every "
+         "step: timeouts, resets,\ncut bodies, 5xx and 429 are retried "
+         "(Retry-After honoured); 404/410 means\nnot delivered yet (exit "
+         "75, nothing registered); 401/403 exit 77 after one\nrequest; "
+         "other 4xx and a certificate that does not verify exit 78. The\n"
+         "manifest of a URL is URL.manifest.json (on its path) unless "
+         "--manifest.\nCredentials: a netrc file (--netrc-file), never the "
+         "command line. A rerun\nsends If-None-Match/If-Modified-Since: an "
+         "unchanged file is not downloaded\nagain.\n\n"
+         "A missing local manifest exits 66 and registers nothing (the "
+         "delivery is\nnot complete); one that is malformed or disagrees "
+         "with the file quarantines\nthe batch (exit 65).\n";
 }
 
 po::options_description options()
@@ -26,25 +41,30 @@ po::options_description options()
      "source name (required)")
     ("business-date", po::value<std::string>()->value_name("D"),
      "business date of the file, YYYY-MM-DD (required)")
-    ("input", po::value<std::string>()->value_name("PATH"),
-     "the CSV file, a local path (required); URLs are not supported yet")
-    ("manifest", po::value<std::string>()->value_name("PATH"),
-     "the manifest (control totals), a local path; default: "
-     "PATH.manifest.json next to the input")
+    ("input", po::value<std::string>()->value_name("PATH|URL"),
+     "the CSV file, a local path or a URL (required)")
+    ("manifest", po::value<std::string>()->value_name("PATH|URL"),
+     "the manifest (control totals), a local path or a URL; default: "
+     "PATH.manifest.json next to the input (for a URL: on its path, "
+     "before any query string)")
+    ("wait-for-manifest", po::value<std::string>()->value_name("SECONDS"),
+     "when the manifest is not there yet, look for it once a second for "
+     "up to SECONDS (0-86400; default 0) before giving up with exit 66 (a "
+     "local path) or 75 (a URL answering 404); a missing manifest means "
+     "the delivery is not complete, so nothing is registered")
     ("expect-count", po::value<std::string>()->value_name("N"),
      "instead of a manifest: the number of records, an integer >= 0 "
      "(needs --expect-total)")
     ("expect-total", po::value<std::string>()->value_name("X"),
      "instead of a manifest: the sum of gross_amount, a plain decimal "
      "such as 4200.00 or -12.5 (needs --expect-count)")
-    ("retry-attempts", po::value<std::string>()->value_name("N"),
-     "tries of a step that fails for a transient reason (lost connection, "
-     "server restarting, another run holding the batch), 1-100; default 5")
-    ("retry-budget", po::value<std::string>()->value_name("SECONDS"),
-     "total time the run may spend retrying, 1-86400; default 300. Retries "
-     "wait with capped exponential backoff and full jitter; when tries or "
-     "budget run out the run exits 75 and the batch stays at its last "
-     "checkpoint");
+    ("dry-run", po::bool_switch(),
+     "read, checksum, stage, validate and reconcile in one transaction "
+     "that is rolled back: print the same rejections and summary, register "
+     "nothing; exit 0 if the file would publish, 65 if it would be "
+     "quarantined");
+  add_feed_options(d);
+  add_retry_options(d);
   return d;
 }
 
@@ -69,18 +89,16 @@ Bound bind(po::variables_map const &vm)
   check_date("business-date", out.business_date);
   out.input = *get(vm, "input");
   check_not_empty("input", out.input);
-  if (looks_like_url(out.input))
-    config_error("--input " + quoted(out.input) +
-                 ": URLs are not supported yet; give a local path");
+  if (looks_like_url(out.input)) check_input_url("input", out.input);
   out.manifest = get(vm, "manifest");
   if (out.manifest) check_not_empty("manifest", *out.manifest);
   if (out.manifest and looks_like_url(*out.manifest))
-    config_error("--manifest " + quoted(*out.manifest) +
-                 ": URLs are not supported yet; give a local path");
-  if (auto const v = bounded(vm, "retry-attempts", 1, 100))
-    out.retry.max_attempts = static_cast<int>(*v);
-  if (auto const v = bounded(vm, "retry-budget", 1, 86400))
-    out.retry.budget = std::chrono::seconds{*v};
+    check_input_url("manifest", *out.manifest);
+  out.dry_run = flag(vm, "dry-run");
+  if (auto const v = bounded(vm, "wait-for-manifest", 0, 86400))
+    out.wait_for_manifest = std::chrono::seconds{*v};
+  bind_retry_options(vm, out.retry);
+  bind_feed_options(vm, out.feed);
   if (count)
   {
     auto const n = *get(vm, "expect-count");
@@ -105,11 +123,12 @@ CommandSpec load_command()
   return {"load",
           "run one batch to published, resuming from its last checkpoint",
           "load --source S --business-date D\n"
-          "         --input PATH [--manifest PATH | --expect-count N "
+          "         --input PATH|URL [--manifest PATH|URL | --expect-count N "
           "--expect-total X]",
           description,
           options,
           nullptr,
-          bind};
+          bind,
+          "invoice_loader"};
 }
 } // namespace loader::cli

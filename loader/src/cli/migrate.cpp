@@ -1,5 +1,7 @@
 /// `invoice-loader migrate`.
 #include "cli/commands.hpp"
+#include "cli/help.hpp"
+#include "cli/values.hpp"
 #include "flows/migrate.hpp"
 
 namespace po = boost::program_options;
@@ -11,17 +13,29 @@ namespace
 std::string description()
 {
   return "Apply the migrations and (re)create the SQL functions in the "
-         "database of\n--dsn. Idempotent and safe to run concurrently. "
-         "Takes no options.\n";
+         "database of\n--dsn. Idempotent and safe to run concurrently; works "
+         "with or without\npg_cron. Every other command first checks that "
+         "the database's schema is the\none this binary expects (exit 78 "
+         "otherwise).\n";
 }
 
-po::options_description options() { return po::options_description{}; }
-
-Bound bind(po::variables_map const &)
+po::options_description options()
 {
-  return {std::any{},
-          [](GlobalOptions const &g, Logger const &log) {
-            return flows::migrate(g.dsn, log);
+  po::options_description d{"Options for migrate", help_line_length};
+  d.add_options()
+    ("status", po::bool_switch(),
+     "list the migrations this binary carries, applied (when, by whom) or "
+     "pending, and any the database has that it does not know; change "
+     "nothing");
+  return d;
+}
+
+Bound bind(po::variables_map const &vm)
+{
+  flows::MigrateRequest out;
+  out.status = flag(vm, "status");
+  return {out, [out](GlobalOptions const &g, Logger const &log) {
+            return flows::migrate(g.dsn, out, log);
           }};
 }
 } // namespace
@@ -30,10 +44,11 @@ CommandSpec migrate_command()
 {
   return {"migrate",
           "apply the migrations and SQL functions (idempotent)",
-          "migrate",
+          "migrate [--status]",
           description,
           options,
           nullptr,
-          bind};
+          bind,
+          "the database's owner (or a superuser)"};
 }
 } // namespace loader::cli

@@ -17,6 +17,7 @@
 #include <boost/program_options.hpp>
 
 #include "cli/command.hpp"
+#include "cli/config_file.hpp"
 #include "cli/conninfo.hpp"
 #include "cli/help.hpp"
 #include "cli/values.hpp"
@@ -48,6 +49,11 @@ po::options_description global_options()
      "format of the log lines on stderr (default: text)")
     ("verbose,v", po::bool_switch(), "log debug messages too")
     ("quiet,q", po::bool_switch(), "log warnings and errors only")
+    ("config", po::value<std::string>()->value_name("FILE"),
+     "more options from FILE (name = value lines; a [command] section, "
+     "e.g. [notify] or [catch-up], for one command's); the command line "
+     "wins. The one place for secrets (an SMTP password, credentials): "
+     "refused unless owned by you with mode 0600 or stricter")
     ("help,h", po::bool_switch(),
      "show this help; after a command, that command's help")
     ("version", po::bool_switch(), "print the version and exit");
@@ -205,8 +211,14 @@ CommandSpec const *find_command(std::string const &word,
 /// Parse a command's tokens; positional_name, when given, takes one
 /// positional argument (and may not be written as an option).
 po::variables_map parse_command(std::vector<std::string> const &tokens,
-                                CommandSpec const &spec)
+                                CommandSpec const &spec,
+                                std::optional<std::string> const &config)
 {
+  // The --config file's values, merged under the command line's.
+  std::vector<std::string> const file_tokens{
+    config ? config_file_tokens(*config, std::string{spec.name},
+                                spec.options())
+           : std::vector<std::string>{}};
   std::string const words{spec.name};
   po::options_description all{spec.options()};
   po::positional_options_description pos;
@@ -230,6 +242,19 @@ po::variables_map parse_command(std::vector<std::string> const &tokens,
                       " for '" + words + "'",
                     words);
     po::store(parsed, vm);
+    if (not file_tokens.empty())
+    {
+      // Merged second: an option given on the command line keeps its value.
+      po::variables_map from_file;
+      po::store(po::command_line_parser{file_tokens}
+                  .options(spec.options())
+                  .style(parse_style)
+                  .run(),
+                from_file);
+      for (auto const &[name, value] : from_file)
+        if (vm.count(name) == 0 or vm[name].defaulted())
+          vm.erase(name), vm.emplace(name, value);
+    }
     po::notify(vm);
   }
   catch (po::unknown_option const &e)
@@ -301,7 +326,8 @@ ParsedCommandLine parse_command_line(int argc, char const *const argv[])
   if (verbose) r.global.log_level = LogLevel::debug;
   if (quiet) r.global.log_level = LogLevel::warn;
 
-  Bound bound{r.command->bind(parse_command(first.rest, *r.command))};
+  Bound bound{r.command->bind(
+    parse_command(first.rest, *r.command, get(vm, "config")))};
   r.options = std::move(bound.options);
   r.run = std::move(bound.run);
 

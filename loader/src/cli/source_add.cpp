@@ -1,8 +1,10 @@
 /// `invoice-loader source add NAME [options]` (operator).
 #include "cli/commands.hpp"
+#include "cli/feed_options.hpp"
 #include "cli/help.hpp"
 #include "cli/values.hpp"
 #include "flows/source_add.hpp"
+#include "net/transport.hpp"
 
 namespace po = boost::program_options;
 
@@ -30,8 +32,17 @@ po::options_description options()
     ("start-date", po::value<std::string>()->value_name("D"),
      "first business date of the source, YYYY-MM-DD")
     ("feed-url", po::value<std::string>()->value_name("TEMPLATE"),
-     "where the source's daily files will be fetched from; recorded only, "
-     "nothing fetches it yet")
+     "where catch-up fetches the source's daily files: a URL (http, https, "
+     "file, sftp) or path in which {date} is the business date, "
+     "YYYY-MM-DD; the manifest is next to each file (.manifest.json). No "
+     "password in it: credentials come from a netrc file")
+    ("deadline", po::value<std::string>()->value_name("HH:MM"),
+     "the UTC time of day on D+1 by which business date D should be "
+     "published; the sweep writes one deadline_missed notification per "
+     "date past it")
+    ("retention-days", po::value<std::string>()->value_name("N"),
+     "days the staging rows of a published, reverted or quarantined batch "
+     "are kept before the sweep deletes them, 1-3650 (default 30)")
     ("allow-unknown-columns", po::bool_switch(),
      "ignore columns the contract does not know instead of quarantining "
      "the batch");
@@ -59,6 +70,23 @@ Bound bind(po::variables_map const &vm)
   if (out.start_date) check_date("start-date", *out.start_date);
   out.feed_url = get(vm, "feed-url");
   if (out.feed_url) check_not_empty("feed-url", *out.feed_url);
+  if (out.feed_url and looks_like_url(*out.feed_url))
+    check_input_url("feed-url",
+                    net::expand_feed_template(*out.feed_url, "2026-01-01"));
+  out.deadline = get(vm, "deadline");
+  if (out.deadline)
+  {
+    auto const &d = *out.deadline;
+    bool const ok = d.size() == 5 and d[2] == ':' and
+                    all_digits(d.substr(0, 2)) and all_digits(d.substr(3)) and
+                    std::stoi(d.substr(0, 2)) < 24 and
+                    std::stoi(d.substr(3)) < 60;
+    if (not ok)
+      config_error("--deadline " + quoted(d) +
+                   " is not a UTC time of day written as HH:MM");
+  }
+  if (auto const n = bounded(vm, "retention-days", 1, 3650))
+    out.retention_days = static_cast<int>(*n);
   // Left out: the stored value stays (a new source does not allow them).
   if (flag(vm, "allow-unknown-columns")) out.allow_unknown_columns = true;
   return {out, [out](GlobalOptions const &g, Logger const &) {
@@ -75,6 +103,7 @@ CommandSpec source_add_command()
           description,
           options,
           "name",
-          bind};
+          bind,
+          "invoice_operator"};
 }
 } // namespace loader::cli

@@ -25,8 +25,17 @@ po::options_description options()
      "only this source")
     ("batch", po::value<std::string>()->value_name("ID"),
      "only this batch, a positive integer")
-    ("format", po::value<std::string>()->value_name("text|json"),
-     "output format on stdout (default: text)");
+    ("state", po::value<std::string>()->value_name("STATE"),
+     "only batches in this state: received, staged, validated, published, "
+     "quarantined, reverted")
+    ("since", po::value<std::string>()->value_name("D"),
+     "only batches of business dates from D on, YYYY-MM-DD")
+    ("limit", po::value<std::string>()->value_name("N"),
+     "at most N batches, newest first, 1-10000; default 50")
+    ("format", po::value<std::string>()->value_name("FORMAT"),
+     "text (default: tables and, for blocked sources, the next action), "
+     "json (the same report as one document), or prometheus "
+     "(node_exporter textfile metrics: see docs/OPERATIONS.md)");
   return d;
 }
 
@@ -36,12 +45,42 @@ Bound bind(po::variables_map const &vm)
   out.source = get(vm, "source");
   if (out.source) check_not_empty("source", *out.source);
   out.batch_id = positive_id(vm, "batch");
-  if (auto const f = get(vm, "format")) out.json = check_text_or_json("format", *f);
+  out.state = get(vm, "state");
+  if (out.state and *out.state != "received" and *out.state != "staged" and
+      *out.state != "validated" and *out.state != "published" and
+      *out.state != "quarantined" and *out.state != "reverted")
+    config_error("--state " + quoted(*out.state) +
+                 " is not one of: received, staged, validated, published, "
+                 "quarantined, reverted");
+  out.since = get(vm, "since");
+  if (out.since) check_date("since", *out.since);
+  if (auto const n = bounded(vm, "limit", 1, 10000))
+    out.limit = static_cast<int>(*n);
+  if (auto const f = get(vm, "format"))
+  {
+    if (*f == "prometheus")
+      out.format = flows::StatusFormat::prometheus;
+    else if (*f == "text" or *f == "json")
+      out.format = *f == "json" ? flows::StatusFormat::json
+                                : flows::StatusFormat::text;
+    else
+      config_error("--format " + quoted(*f) +
+                   " is not one of: text, json, prometheus");
+  }
+  out.json = out.format == flows::StatusFormat::json;
   return {out, [out](GlobalOptions const &g, Logger const &) {
             std::string const report{flows::status_report(g.dsn, out)};
+            switch (out.format)
+            {
+            case flows::StatusFormat::json:
+              return flows::Result{flows::Outcome::done, report + "\n"};
+            case flows::StatusFormat::prometheus:
+              return flows::Result{flows::Outcome::done,
+                                   render_status_prometheus(report)};
+            case flows::StatusFormat::text: break;
+            }
             return flows::Result{flows::Outcome::done,
-                                 out.json ? report + "\n"
-                                          : render_status_text(report)};
+                                 render_status_text(report)};
           }};
 }
 } // namespace
@@ -50,10 +89,12 @@ CommandSpec status_command()
 {
   return {"status",
           "show batches, states, attempts, watermark and rejections",
-          "status [options]",
+          "status [--source S] [--batch ID] [--state STATE] [--since D]\n"
+          "         [--limit N] [--format text|json|prometheus]",
           description,
           options,
           nullptr,
-          bind};
+          bind,
+          "invoice_loader or invoice_operator"};
 }
 } // namespace loader::cli

@@ -1,6 +1,9 @@
 #include "cli/status_render.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <utility>
@@ -9,12 +12,13 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "core/json_exact.hpp"
 
 namespace loader::cli
 {
 namespace
 {
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 /// How a column is shown: the JSON key, the header, and whether long
 /// free text is folded onto one line and cut.
@@ -89,14 +93,134 @@ std::string table(char const *title, json const &rows,
   }
   return out.str();
 }
-} // namespace
 
-std::string render_status_text(std::string const &report_json)
+json parse_report(std::string const &report_json)
 {
-  json const r = json::parse(report_json, nullptr, false);
+  json r = parse_exact(report_json);
   if (not r.is_object())
     throw LoaderError{ErrorKind::internal,
                       "ingest.status_report did not return a JSON object"};
+  return r;
+}
+
+/// A Prometheus label value: backslash, quote and newline escaped.
+std::string label(std::string const &v)
+{
+  std::string out;
+  for (char const c : v)
+  {
+    if (c == '\\' or c == '"') out += '\\';
+    if (c == '\n')
+    {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+/// "2026-11-28" -> seconds since the epoch of its midnight, UTC.
+std::optional<long long> epoch_of_date(std::string const &d)
+{
+  std::tm tm{};
+  if (std::sscanf(d.c_str(), "%4d-%2d-%2d", &tm.tm_year, &tm.tm_mon,
+                  &tm.tm_mday) != 3)
+    return std::nullopt;
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  return static_cast<long long>(timegm(&tm));
+}
+
+/// A sample's value: an integer, or a decimal as the database wrote it
+/// (parse_exact keeps those as text).
+std::string number(json const &v)
+{
+  if (v.is_number_integer()) return std::to_string(v.get<long long>());
+  if (v.is_number()) return v.dump();
+  if (v.is_string()) return v.get<std::string>();
+  return "NaN";
+}
+} // namespace
+
+std::string render_status_prometheus(std::string const &report_json)
+{
+  json const r = parse_report(report_json);
+  json const sources = r.value("sources", json::array());
+  struct Family
+  {
+    char const *name;
+    char const *help;
+    std::vector<std::string> samples;
+  };
+  Family watermark{"invoice_loader_watermark_timestamp_seconds",
+                   "Start (UTC) of the last business date of the source "
+                   "up to which every date is published.",
+                   {}};
+  Family age{"invoice_loader_watermark_age_seconds",
+             "Seconds since the end (UTC) of the watermark's business "
+             "date: about 86400 the morning after a good night.",
+             {}};
+  Family batches{"invoice_loader_batches",
+                 "Batches of the source by state.", {}};
+  Family duration{"invoice_loader_last_load_duration_seconds",
+                  "Duration of the source's last finished attempt.", {}};
+  Family records{"invoice_loader_last_load_records",
+                 "Records of the batch of the source's last finished "
+                 "attempt (from its manifest).",
+                 {}};
+  Family notifications{"invoice_loader_notifications",
+                       "Notifications of the source by state (pending, "
+                       "dispatched, in_doubt, failed).",
+                       {}};
+  for (json const &s : sources)
+  {
+    std::string const src{"source=\"" + label(s.value("source", "")) + "\""};
+    if (s.contains("watermark_date") and s["watermark_date"].is_string())
+      if (auto const t = epoch_of_date(s["watermark_date"].get<std::string>()))
+      {
+        watermark.samples.push_back("{" + src + "} " + std::to_string(*t));
+        age.samples.push_back("{" + src + "} " +
+                              number(s.value("watermark_age_seconds", json{})));
+      }
+    json const by_state = s.value("batches_by_state", json::object());
+    for (char const *state : {"received", "staged", "validated", "published",
+                              "quarantined", "reverted"})
+      batches.samples.push_back("{" + src + ",state=\"" + state + "\"} " +
+                                number(by_state.value(state, json(0))));
+    json const last = s.value("last_load", json{});
+    if (last.is_object())
+    {
+      json const ms = last.value("duration_ms", json{});
+      if (ms.is_number_integer())
+        duration.samples.push_back(
+          "{" + src + "} " +
+          std::to_string(static_cast<double>(ms.get<long long>()) / 1000.0));
+      json const n = last.value("records", json{});
+      if (n.is_number_integer())
+        records.samples.push_back("{" + src + "} " + number(n));
+    }
+    json const notes = s.value("notifications", json::object());
+    for (char const *state : {"pending", "dispatched", "in_doubt", "failed"})
+      notifications.samples.push_back("{" + src + ",state=\"" + state +
+                                      "\"} " +
+                                      number(notes.value(state, json(0))));
+  }
+  std::string out;
+  for (Family const *f :
+       {&watermark, &age, &batches, &duration, &records, &notifications})
+  {
+    out += std::string{"# HELP "} + f->name + " " + f->help + "\n";
+    out += std::string{"# TYPE "} + f->name + " gauge\n";
+    for (std::string const &sample : f->samples)
+      out += f->name + sample + "\n";
+  }
+  return out;
+}
+
+std::string render_status_text(std::string const &report_json)
+{
+  json const r = parse_report(report_json);
   std::string out =
     table("Watermarks", r.value("watermarks", json::array()),
           {{"source", "source"},
@@ -115,6 +239,14 @@ std::string render_status_text(std::string const &report_json)
            {"rejected_count", "rejected"},
            {"attempts", "attempts"},
            {"last_error", "last_error", true}});
+  json const actions = r.value("next_actions", json::array());
+  if (not actions.empty())
+  {
+    out += "\nNext actions\n";
+    for (json const &a : actions)
+      out += "  " + a.value("source", std::string{}) + ": " +
+             a.value("action", std::string{}) + "\n";
+  }
   if (r.contains("events") and not r["events"].is_null())
   {
     out += "\n" + table("Checkpoints", r["events"],
@@ -135,6 +267,16 @@ std::string render_status_text(std::string const &report_json)
     json rejections = r.value("rejections", json::array());
     if (rejections.size() > 50) rejections.erase(rejections.begin() + 50,
                                                  rejections.end());
+    json const actions_done = r.value("operator_actions", json::array());
+    if (actions_done.is_array() and not actions_done.empty())
+      out += "\n" + table("Operator actions", actions_done,
+                          {{"action_id", "action"},
+                           {"action", "kind"},
+                           {"at", "at"},
+                           {"db_user", "db_user"},
+                           {"superseded_attempt_no", "superseded_attempt"},
+                           {"superseded_run_id", "superseded_run_id"},
+                           {"reason", "reason", true}});
     out += "\n" + table("Rejections (first 50)", rejections,
                         {{"record_no", "record_no"},
                          {"invoice_number", "invoice_number"},

@@ -2,7 +2,7 @@
 
 #include "cli/command.hpp"
 #include "core/version.hpp"
-#include "db/embedded_sql.hpp"
+#include "db/schema.hpp"
 
 namespace loader::cli
 {
@@ -15,21 +15,12 @@ std::string libpq_version()
   return std::to_string(v / 10000) + "." + std::to_string(v % 10000);
 }
 
-/// "migrations/0009_key_history.sql" -> "0009_key_history".
-std::string newest_migration()
-{
-  auto const &files = db::embedded_migrations();
-  if (files.empty()) return "none";
-  std::string path{files.back().path};
-  path = path.substr(path.rfind('/') + 1);
-  return path.substr(0, path.rfind(".sql"));
-}
 } // namespace
 
 std::string version_text()
 {
   return std::string{"invoice-loader "} + version + "\n" +
          "commit " + git_commit + "\n" + "libpq " + libpq_version() + "\n" +
-         "schema " + newest_migration() + "\n";
+         "schema " + db::binary_schema().name + "\n";
 }
 } // namespace loader::cli

@@ -1,6 +1,9 @@
 #include "core/errors.hpp"
 
 #include <cerrno>
+#include <string>
+
+#include <curl/curl.h>
 
 namespace loader
 {
@@ -14,6 +17,7 @@ int exit_code_of(ErrorKind kind) noexcept
   case ErrorKind::internal: return exit_internal;
   case ErrorKind::transient: return exit_temp_fail;
   case ErrorKind::in_doubt: return exit_temp_fail;
+  case ErrorKind::interrupted: return exit_temp_fail;
   case ErrorKind::permission: return exit_permission;
   case ErrorKind::config: return exit_config;
   }
@@ -30,6 +34,7 @@ std::string_view name_of(ErrorKind kind) noexcept
   case ErrorKind::internal: return "internal";
   case ErrorKind::transient: return "transient";
   case ErrorKind::in_doubt: return "in_doubt";
+  case ErrorKind::interrupted: return "interrupted";
   case ErrorKind::permission: return "permission";
   case ErrorKind::config: return "config";
   }
@@ -49,8 +54,9 @@ ErrorKind classify_sqlstate(std::string_view s) noexcept
   // Our own codes first (sql/ERRCODES.md, whose every row a unit test
   // checks against this): IV1xx bad input, IV2xx batch state, IV3xx
   // configuration, IV4xx permission.
-  if (s == "IV203" or s == "IV209") return ErrorKind::transient;
-  if (s == "IV208") return ErrorKind::config;
+  if (s == "IV203" or s == "IV209" or s == "IV216" or s == "IV218")
+    return ErrorKind::transient;
+  if (s == "IV208" or s == "IV215" or s == "IV217") return ErrorKind::config;
   if (starts_with(s, "IV1")) return ErrorKind::data;
   if (starts_with(s, "IV3")) return ErrorKind::config;
   if (starts_with(s, "IV4")) return ErrorKind::permission;
@@ -75,6 +81,43 @@ ErrorKind classify_sqlstate(std::string_view s) noexcept
 
   return ErrorKind::internal;
 }
+std::string one_line(std::string_view message, bool keep_context)
+{
+  static char const hex[] = "0123456789abcdef";
+  std::string out;
+  std::size_t start = 0;
+  bool in_context = false;
+  while (start <= message.size())
+  {
+    auto end = message.find('\n', start);
+    if (end == std::string_view::npos) end = message.size();
+    std::string_view line = message.substr(start, end - start);
+    start = end + 1;
+    while (not line.empty() and (line.back() == ' ' or line.back() == '\r' or
+                                 line.back() == '\t'))
+      line.remove_suffix(1);
+    if (line.substr(0, 8) == "CONTEXT:") in_context = true;
+    else if (line.substr(0, 7) == "DETAIL:" or line.substr(0, 5) == "HINT:")
+      in_context = false;
+    if (line.empty() or (in_context and not keep_context)) continue;
+    if (not out.empty()) out += "; ";
+    for (char const ch : line)
+    {
+      auto const c = static_cast<unsigned char>(ch);
+      if (c < 0x20 or c == 0x7f)
+        out += {'\\', 'x', hex[c >> 4], hex[c & 0x0f]};
+      else
+        out.push_back(ch);
+    }
+    if (end == message.size()) break;
+  }
+  // "step: ERROR:  message" -> "step: message"
+  for (auto at = out.find("ERROR:  "); at != std::string::npos;
+       at = out.find("ERROR:  ", at))
+    out.erase(at, 8);
+  return out;
+}
+
 ErrorKind classify_errno(int err) noexcept
 {
   switch (err)
@@ -96,5 +139,105 @@ ErrorKind classify_errno(int err) noexcept
   case ETIMEDOUT: return ErrorKind::transient;
   default: return ErrorKind::internal;
   }
+}
+
+ErrorKind classify_curl(int code) noexcept
+{
+  switch (static_cast<CURLcode>(code))
+  {
+  // The network or the server failed this time; the same transfer may
+  // work when tried again.  A cut body (18) is one of them: the server's
+  // Content-Length promised more than arrived.
+  case CURLE_COULDNT_RESOLVE_PROXY:
+  case CURLE_COULDNT_RESOLVE_HOST:
+  case CURLE_COULDNT_CONNECT:
+  case CURLE_WEIRD_SERVER_REPLY:
+  case CURLE_HTTP2:
+  case CURLE_PARTIAL_FILE:
+  case CURLE_OUT_OF_MEMORY:
+  case CURLE_OPERATION_TIMEDOUT:
+  case CURLE_GOT_NOTHING:
+  case CURLE_SEND_ERROR:
+  case CURLE_RECV_ERROR:
+  case CURLE_SSL_SHUTDOWN_FAILED:
+  case CURLE_AGAIN:
+  case CURLE_SSH:
+  case CURLE_HTTP2_STREAM:
+  case CURLE_HTTP3:
+  case CURLE_QUIC_CONNECT_ERROR:
+  case CURLE_PROXY:
+  case CURLE_UNRECOVERABLE_POLL: return ErrorKind::transient;
+
+  // Not there (yet): file:// and sftp://.  is_not_delivered_curl().
+  case CURLE_REMOTE_FILE_NOT_FOUND:
+  case CURLE_FILE_COULDNT_READ_FILE: return ErrorKind::transient;
+
+  // The server refused who we are.
+  case CURLE_REMOTE_ACCESS_DENIED:
+  case CURLE_LOGIN_DENIED:
+  case CURLE_AUTH_ERROR: return ErrorKind::permission;
+
+  // The same settings fail the same way: the URL, the CA, the TLS setup.
+  // A TLS handshake failure (35) is config too: with a wrong CA or a
+  // protocol mismatch it never heals by itself (net/ makes one that a
+  // socket error caused, a reset mid-handshake, transient).
+  case CURLE_UNSUPPORTED_PROTOCOL:
+  case CURLE_URL_MALFORMAT:
+  case CURLE_NOT_BUILT_IN:
+  case CURLE_SSL_CONNECT_ERROR:
+  case CURLE_TOO_MANY_REDIRECTS:
+  case CURLE_INTERFACE_FAILED:
+  case CURLE_SSL_ENGINE_NOTFOUND:
+  case CURLE_SSL_ENGINE_SETFAILED:
+  case CURLE_SSL_CERTPROBLEM:
+  case CURLE_SSL_CIPHER:
+  case CURLE_PEER_FAILED_VERIFICATION:
+  case CURLE_BAD_CONTENT_ENCODING:
+  case CURLE_FILESIZE_EXCEEDED:
+  case CURLE_USE_SSL_FAILED:
+  case CURLE_SSL_ENGINE_INITFAILED:
+  case CURLE_SSL_CACERT_BADFILE:
+  case CURLE_SSL_CRL_BADFILE:
+  case CURLE_SSL_ISSUER_ERROR:
+  case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+  case CURLE_SSL_INVALIDCERTSTATUS:
+  case CURLE_SSL_CLIENTCERT:
+  case CURLE_QUOTE_ERROR: return ErrorKind::config;
+
+  default: return ErrorKind::internal;
+  }
+}
+
+ErrorKind classify_http_status(int status) noexcept
+{
+  if (status == 408 or status == 429) return ErrorKind::transient;
+  if (status >= 500 and status <= 599) return ErrorKind::transient;
+  if (status == 401 or status == 403 or status == 407)
+    return ErrorKind::permission;
+  if (is_not_delivered_http(status)) return ErrorKind::transient;
+  if (status >= 300 and status <= 499) return ErrorKind::config;
+  if (status >= 100 and status <= 299) return ErrorKind::internal;
+  // Not an HTTP status at all: a broken server or a proxy in between.
+  return ErrorKind::transient;
+}
+
+bool is_not_delivered_http(int status) noexcept
+{
+  return status == 404 or status == 410;
+}
+
+bool is_not_delivered_curl(int code) noexcept
+{
+  return code == CURLE_REMOTE_FILE_NOT_FOUND or
+         code == CURLE_FILE_COULDNT_READ_FILE;
+}
+
+ErrorKind classify_smtp_reply(int code) noexcept
+{
+  if (code == 530 or code == 534 or code == 535 or code == 538)
+    return ErrorKind::permission;
+  if (code >= 400 and code <= 499) return ErrorKind::transient;
+  if (code >= 500 and code <= 599) return ErrorKind::config;
+  return ErrorKind::internal;
 }
 } // namespace loader

@@ -15,6 +15,7 @@ enum class ErrorKind
   internal,   ///< a bug (70)
   transient,  ///< try again later; rerunning is safe (75)
   in_doubt,   ///< commit outcome unknown; resolve, never blindly redo (75)
+  interrupted, ///< SIGTERM/SIGINT; the attempt is closed, rerun is safe (75)
   permission, ///< credentials or privileges (77)
   config,     ///< configuration: unknown source, bad option value (78)
 };
@@ -49,6 +50,41 @@ struct LoaderError : std::runtime_error
 /// Classify a server SQLSTATE (RELIABILITY.md section 3, docs/FAILURES.md).
 ErrorKind classify_sqlstate(std::string_view sqlstate) noexcept;
 
+/// A failure's message as a user sees it: one line, libpq's "ERROR:" and
+/// "DETAIL:"/"HINT:" lines joined with "; ", control characters shown as
+/// \xNN, and PL/pgSQL's CONTEXT (where in the SQL it failed) left out
+/// unless keep_context (-v).
+std::string one_line(std::string_view message, bool keep_context);
+
 /// Classify the errno of a failed local file operation on an input.
 ErrorKind classify_errno(int err) noexcept;
+
+/// Classify a failed libcurl transfer by its CURLcode (passed as int so
+/// this header needs no <curl/curl.h>).  Timeouts, resets, DNS and
+/// connect failures, cut bodies: transient.  TLS verification and CA
+/// problems, unsupported protocols, malformed URLs, too many redirects:
+/// config.  Login refused: permission.  A missing remote file (file://,
+/// sftp://): transient, and is_not_delivered_curl() says so.  0 (CURLE_OK)
+/// and codes not listed: internal.
+ErrorKind classify_curl(int curl_code) noexcept;
+
+/// Classify an HTTP status that ended a transfer unsuccessfully: 408, 429
+/// and 5xx transient; 401, 403 and 407 permission; 404 and 410 transient
+/// (not delivered yet: is_not_delivered_http()); other 4xx and any 3xx
+/// left unfollowed config; 1xx/2xx internal (not a failure).
+ErrorKind classify_http_status(int status) noexcept;
+
+/// Whether a failure means "the sender has not published it yet" (exit 75,
+/// nothing registered, not worth retrying within the run): HTTP 404/410,
+/// or curl's file-not-found for file:// and sftp:// (CURLE_REMOTE_FILE_
+/// NOT_FOUND 78, CURLE_FILE_COULDNT_READ_FILE 37).  The kind stays
+/// transient; net::TransportError::not_delivered carries the answer.
+bool is_not_delivered_http(int status) noexcept;
+bool is_not_delivered_curl(int curl_code) noexcept;
+
+/// Classify an SMTP reply code that refused a mail: 4xx transient;
+/// 530/534/535/538 (authentication) permission; other 5xx config (a
+/// recipient or sender the server will never take); anything else
+/// internal.
+ErrorKind classify_smtp_reply(int code) noexcept;
 } // namespace loader

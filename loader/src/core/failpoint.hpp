@@ -7,8 +7,11 @@ namespace loader
 /// the environment variable INVOICE_LOADER_FAILPOINT names this point, the
 /// process kills itself with SIGKILL right here: no cleanup, no rollback
 /// sent, no log flushed beyond one line to stderr.  Names: after_received,
-/// mid_copy, after_staged, after_validated, before_publish_commit,
-/// after_publish_commit (see docs/FAILURES.md).
+/// before_register_commit (begin_attempt done, e.g. a replay's
+/// authorization consumed, not committed), mid_copy, after_staged,
+/// after_validated, before_publish_commit, after_publish_commit,
+/// before_revert_commit, after_notify_send (notify: the sink accepted, the
+/// row not yet marked) (see docs/FAILURES.md).
 void failpoint(std::string_view name) noexcept;
 
 /// True when INVOICE_LOADER_FAILPOINT names this point (for points that

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "core/json_exact.hpp"
 #include "core/utf8.hpp"
 
 namespace loader
@@ -92,7 +93,7 @@ nlohmann::ordered_json to_json(LogValue const &v)
       using T = std::decay_t<decltype(x)>;
       if constexpr (std::is_same_v<T, LogValue::Json>)
       {
-        auto parsed = nlohmann::ordered_json::parse(x.text, nullptr, false);
+        auto parsed = parse_exact(x.text); // decimals keep their digits
         if (parsed.is_discarded()) return x.text;
         return parsed;
       }
@@ -183,6 +184,14 @@ Logger::Logger(std::string run_id, LogFormat format, LogLevel threshold) :
         m_run_id{std::move(run_id)}, m_format{format}, m_threshold{threshold}
 {}
 
+Logger Logger::with(std::initializer_list<LogField> context) const
+{
+  Logger out{*this};
+  for (auto const &[key, value] : context)
+    out.m_context.emplace_back(std::string{key}, value);
+  return out;
+}
+
 std::string Logger::format_line(LogLevel level, std::string_view message,
                                 std::initializer_list<LogField> fields) const
 {
@@ -195,6 +204,7 @@ std::string Logger::format_line(LogLevel level, std::string_view message,
     line["level"] = level_name(level, false);
     line["run_id"] = m_run_id;
     line["msg"] = message;
+    for (auto const &[key, value] : m_context) line[key] = to_json(value);
     for (auto const &[key, value] : fields)
       line[std::string{key}] = to_json(value);
     return line.dump(-1, ' ', false,
@@ -206,6 +216,13 @@ std::string Logger::format_line(LogLevel level, std::string_view message,
   out += level_name(level, true);
   out += " run=";
   append_text(out, m_run_id);
+  for (auto const &[key, value] : m_context)
+  {
+    out.push_back(' ');
+    append_key(out, key);
+    out.push_back('=');
+    append_value(out, value);
+  }
   for (auto const &[key, value] : fields)
   {
     out.push_back(' ');

@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <utility>
 #include <variant>
+#include <vector>
 
 namespace loader
 {
@@ -66,6 +67,10 @@ public:
   void error(std::string_view m, std::initializer_list<LogField> f = {}) const
   { log(LogLevel::error, m, f); }
 
+  /// A logger whose every line also carries these fields (after run_id,
+  /// before the line's own): the batch's source and business date, say.
+  Logger with(std::initializer_list<LogField> context) const;
+
   std::string const &run_id() const noexcept { return m_run_id; }
   LogFormat format() const noexcept { return m_format; }
   bool enabled(LogLevel level) const noexcept { return level >= m_threshold; }
@@ -78,6 +83,7 @@ private:
   std::string m_run_id;
   LogFormat m_format;
   LogLevel m_threshold;
+  std::vector<std::pair<std::string, LogValue>> m_context;
 };
 
 /// A random RFC 4122 version-4 UUID (Boost.UUID's random generator).

@@ -2,6 +2,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -11,14 +12,20 @@
 namespace loader
 {
 /// The one retry layer (DESIGN.md decision 4): around a whole idempotent
-/// step, capped exponential backoff with full jitter, a maximum number of
-/// tries and a total time budget.  Nothing below it retries.
+/// step, capped exponential backoff with full jitter, bounded first by a
+/// total time budget (CONTRACT.md 6.5: an outage shorter than the budget
+/// costs time, never the outcome) and only optionally by a count of tries.
+/// Nothing below it retries.
+///
+/// With the defaults an outage of any length up to `budget` is ridden out:
+/// the waits grow 0.25, 0.5, 1, 2, 4 s and then stay at most 5 s, so the
+/// run notices a server that is back within about 5 s (2.5 s on average).
 struct RetryPolicy
 {
-  int max_attempts = 5;                       ///< tries per step, >= 1
+  int max_attempts = 0;                       ///< tries per step; 0: no bound
   std::chrono::milliseconds budget{300'000};  ///< whole run
   std::chrono::milliseconds base{250};
-  std::chrono::milliseconds cap{15'000};
+  std::chrono::milliseconds cap{5'000};
 };
 
 /// Upper bound of the delay after `failures` failed tries (>= 1):
@@ -31,23 +38,57 @@ std::chrono::milliseconds backoff_ceiling(RetryPolicy const &p,
 /// doing anything, never redoing blindly).
 bool retryable(ErrorKind kind) noexcept;
 
+/// What to do after a retryable failure; a pure function of its inputs.
+struct RetryDecision
+{
+  bool retry = false;
+  std::chrono::milliseconds delay{0}; ///< when retry: how long to wait
+  std::string stop_reason;            ///< when not: why, for the message
+};
+
+/// failures: failed tries of this step so far (>= 1).  elapsed: the run's
+/// real time so far.  jittered: the full-jitter draw in [0, ceiling].
+/// retry_after: a minimum delay the failure asked for (HTTP Retry-After
+/// of a 429/503), if any.
+///
+/// The wait is the draw, raised to retry_after when that is longer, and
+/// never beyond the remaining budget: a run waits at most until its budget
+/// ends and then makes one last try.  Stops when the budget is spent, when
+/// retry_after is longer than what is left of it (waiting less would not
+/// honour it, waiting more would overrun), or when max_attempts (if set)
+/// tries have failed.
+RetryDecision decide_retry(RetryPolicy const &p, int failures,
+                           std::chrono::milliseconds elapsed,
+                           std::chrono::milliseconds jittered,
+                           std::optional<std::chrono::milliseconds>
+                             retry_after = std::nullopt);
+
 class Retrier
 {
 public:
   using Sleeper = std::function<void(std::chrono::milliseconds)>;
   /// Time since an arbitrary fixed point.
   using Now = std::function<std::chrono::milliseconds()>;
+  /// The minimum delay a failure asks for, if it carries one (e.g. a
+  /// transport error with the server's Retry-After).
+  using RetryAfterOf = std::function<std::optional<std::chrono::milliseconds>(
+    LoaderError const &)>;
 
   /// sleeper, now and seed are for tests; the defaults use the real
   /// steady clock and really sleep.
   Retrier(RetryPolicy policy, Logger const &log, Sleeper sleeper = {},
           Now now = {}, std::uint64_t seed = std::random_device{}());
 
+  /// Where a failure's Retry-After hint comes from (default: none).  The
+  /// transport layer's error type lives above core/, so the caller wires
+  /// it, e.g. with a dynamic_cast to net::TransportError.
+  void set_retry_after_of(RetryAfterOf f) { m_retry_after_of = std::move(f); }
+
   /// Run attempt() until it returns, or fails with a kind that is not
-  /// retryable (rethrown as is), or the tries or the budget run out
-  /// (LoaderError transient "retry budget exhausted ...", carrying the last
-  /// error's SQLSTATE).  Before each retry, on_retry() runs (e.g. drop the
-  /// connection so the next try reconnects and resumes).
+  /// retryable (rethrown as is), or the budget (or the tries, if bounded)
+  /// run out (LoaderError transient "retry budget exhausted ...", carrying
+  /// the last error's SQLSTATE).  Before each retry, on_retry() runs (e.g.
+  /// drop the connection so the next try reconnects and resumes).
   template<typename Attempt>
   auto run(std::string const &step, Attempt &&attempt,
            std::function<void()> const &on_retry = {}) -> decltype(attempt())
@@ -70,6 +111,12 @@ public:
   /// Time since the Retrier was made (the run's start).
   std::chrono::milliseconds elapsed() const;
 
+  /// What is left of the budget now (never negative).  The orchestrator
+  /// derives per-step bounds from it, e.g. Session::set_statement_timeout.
+  std::chrono::milliseconds remaining() const;
+
+  RetryPolicy const &policy() const noexcept { return m_policy; }
+
 private:
   /// Rethrows when no retry is allowed; otherwise logs and sleeps.
   void after_failure(std::string const &step, LoaderError const &e,
@@ -79,6 +126,7 @@ private:
   Logger const &m_log;
   Sleeper m_sleep;
   Now m_now;
+  RetryAfterOf m_retry_after_of;
   std::mt19937_64 m_rng;
   std::chrono::milliseconds m_start;
 };

@@ -5,6 +5,9 @@
 
 #include "core/errors.hpp"
 #include "core/failpoint.hpp"
+#include "core/json_exact.hpp"
+#include "core/interrupt.hpp"
+#include "db/cancel.hpp"
 #include "db/copy_in.hpp"
 #include "db/raw_connection.hpp"
 #include "db/session.hpp"
@@ -13,31 +16,28 @@ namespace loader::db
 {
 namespace
 {
-std::string problems_json(std::vector<Problem> const &problems)
+/// The one jsonb argument of ingest.begin_attempt (its header lists the
+/// keys); optional values travel as JSON null.
+std::string begin_args_json(BeginArgs const &a)
 {
-  nlohmann::json out = nlohmann::json::array();
-  for (Problem const &p : problems)
-    out.push_back(
+  nlohmann::json problems = nlohmann::json::array();
+  for (Problem const &p : a.problems)
+    problems.push_back(
       {{"rule", p.rule}, {"record_no", p.record_no}, {"detail", p.detail}});
-  return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-/// "{a,b}" for a text[] parameter; names are already checked identifiers.
-std::string text_array(std::vector<std::string> const &items)
-{
-  std::string out{"{"};
-  for (std::string const &item : items)
-  {
-    if (out.size() > 1) out += ',';
-    out += '"';
-    for (char c : item)
-    {
-      if (c == '"' or c == '\\') out += '\\';
-      out += c;
-    }
-    out += '"';
-  }
-  return out + "}";
+  auto const opt = [](auto const &v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+  };
+  nlohmann::json const args{
+    {"source", a.source},           {"business_date", a.business_date},
+    {"sha256", a.sha256},           {"size_bytes", a.size},
+    {"file_name", a.file_name},     {"had_bom", a.had_bom},
+    {"columns", a.columns},         {"problems", problems},
+    {"manifest", opt(a.manifest)},  {"expect_count", opt(a.expect_count)},
+    {"expect_total", opt(a.expect_total)},
+    {"run_id", a.run_id},           {"host", a.host},
+    {"pid", a.pid},                 {"file_records", a.records}};
+  // Bytes that are not UTF-8 (a detail quoting the file) become U+FFFD.
+  return args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 } // namespace
@@ -103,9 +103,18 @@ SourceConfig LoadSteps::get_source(std::string const &source)
   {
     pqxx::read_transaction tx{m_db.cx()};
     pqxx::row const r{tx.exec_params1(
-      "select source, allow_unknown_columns from ingest.get_source($1)",
+      "select s.source, s.allow_unknown_columns, s.require_control_totals, "
+      "s.feed_url, s.start_date::text, "
+      "(select w.business_date::text from ingest.watermark as w "
+      " where w.source = s.source) "
+      "from ingest.get_source($1) as s",
       source)};
-    return {r[0].as<std::string>(), r[1].as<bool>()};
+    auto const text = [&r](int i) {
+      return r[i].is_null() ? std::nullopt
+                            : std::optional<std::string>{r[i].c_str()};
+    };
+    return {r[0].as<std::string>(), r[1].as<bool>(), r[2].as<bool>(),
+            text(3), text(4), text(5)};
   }
   catch (...)
   {
@@ -113,26 +122,83 @@ SourceConfig LoadSteps::get_source(std::string const &source)
   }
 }
 
-Attempt LoadSteps::begin_attempt(BeginArgs const &a)
+namespace
+{
+/// ingest.begin_attempt inside tx.
+Attempt begin_in(pqxx::dbtransaction &tx, BeginArgs const &a)
+{
+  pqxx::row const r{tx.exec_params1(
+    "select batch_id, attempt_id, attempt_no, state, created "
+    "from ingest.begin_attempt($1::jsonb)",
+    begin_args_json(a))};
+  return {r[0].as<std::int64_t>(), r[1].as<std::int64_t>(), r[2].as<int>(),
+          parse_batch_state(r[3].as<std::string>()), r[4].as<bool>()};
+}
+
+/// COPY what produce() writes into staging, then ingest.mark_staged, inside
+/// tx.
+void stage_in(pqxx::dbtransaction &tx, std::int64_t batch_id,
+              std::int64_t attempt_id, std::vector<std::string> const &columns,
+              Producer const &produce)
+{
+  std::string sql{"copy staging.invoice_line (batch_id, record_no"};
+  for (std::string const &c : columns) sql += ", " + tx.quote_name(c);
+  sql += ") from stdin (format csv)";
+  std::uint64_t sent = 0, stored = 0;
+  {
+    CopyIn copy{tx, sql};
+    sent = produce(batch_id, [&copy](char const *data, std::size_t size) {
+      throw_if_interrupted("staging (COPY)");
+      copy.write(data, size);
+    });
+    stored = copy.finish();
+  }
+  tx.exec_params("select ingest.mark_staged($1, $2, $3, $4)", batch_id,
+                 attempt_id, static_cast<long long>(sent),
+                 static_cast<long long>(stored));
+}
+
+/// ingest.validate_batch inside tx.
+Validated validate_in(pqxx::dbtransaction &tx, std::int64_t batch_id,
+                      std::int64_t attempt_id)
+{
+  pqxx::row const r{tx.exec_params1(
+    "select state, coalesce(accepted, 0), coalesce(rejected, 0) "
+    "from ingest.validate_batch($1, $2)",
+    batch_id, attempt_id)};
+  return {parse_batch_state(r[0].as<std::string>()), r[1].as<long>(),
+          r[2].as<long>()};
+}
+
+std::vector<Rejection> rejections_in(pqxx::transaction_base &tx,
+                                     std::int64_t batch_id, int limit)
+{
+  std::vector<Rejection> out;
+  for (auto const &r : tx.exec_params(
+         "select record_no, coalesce(invoice_number, ''), rule, detail "
+         "from ingest.rejection where batch_id = $1 "
+         "order by record_no, rule limit $2",
+         batch_id, limit))
+    out.push_back({r[0].as<std::int64_t>(), r[1].as<std::string>(),
+                   r[2].as<std::string>(), r[3].as<std::string>()});
+  return out;
+}
+} // namespace
+
+std::optional<Attempt> LoadSteps::begin_attempt(BeginArgs const &a)
 {
   try
   {
     pqxx::work tx{m_db.cx()};
-    // Optional values travel as NULL via the null-if-empty idiom below.
-    pqxx::row const r{tx.exec_params1(
-      "select batch_id, attempt_id, attempt_no, state, created "
-      "from ingest.begin_attempt($1, $2::date, $3, $4, $5, $6, $7::text[], "
-      "$8::jsonb, $9, $10, $11, $12::uuid, $13, $14, $15)",
-      a.source, a.business_date, a.sha256, static_cast<long long>(a.size),
-      a.file_name, a.had_bom, text_array(a.columns),
-      problems_json(a.problems),
-      a.manifest ? a.manifest->c_str() : nullptr,
-      a.expect_count ? std::to_string(*a.expect_count).c_str() : nullptr,
-      a.expect_total ? a.expect_total->c_str() : nullptr, a.run_id, a.host,
-      a.pid, static_cast<long long>(a.records))};
+    Attempt const at{begin_in(tx, a)};
+    failpoint("before_register_commit");
     tx.commit();
-    return {r[0].as<std::int64_t>(), r[1].as<std::int64_t>(), r[2].as<int>(),
-            parse_batch_state(r[3].as<std::string>()), r[4].as<bool>()};
+    return at;
+  }
+  catch (pqxx::sql_error const &e)
+  {
+    if (std::string{e.sqlstate()} == "IV203") return std::nullopt;
+    rethrow_classified("registering the batch");
   }
   catch (...)
   {
@@ -140,28 +206,31 @@ Attempt LoadSteps::begin_attempt(BeginArgs const &a)
   }
 }
 
-void LoadSteps::stage(
-  std::int64_t batch_id, std::int64_t attempt_id,
-  std::vector<std::string> const &columns,
-  std::function<std::uint64_t(CopyWriter const &)> const &produce)
+void LoadSteps::record_busy(BeginArgs const &a)
 {
   try
   {
     pqxx::work tx{m_db.cx()};
-    std::string sql{"copy staging.invoice_line (batch_id, record_no"};
-    for (std::string const &c : columns) sql += ", " + tx.quote_name(c);
-    sql += ") from stdin (format csv)";
-    std::uint64_t sent = 0, stored = 0;
-    {
-      CopyIn copy{tx, sql};
-      sent = produce([&copy](char const *data, std::size_t size) {
-        copy.write(data, size);
-      });
-      stored = copy.finish();
-    }
-    tx.exec_params("select ingest.mark_staged($1, $2, $3, $4)", batch_id,
-                   attempt_id, static_cast<long long>(sent),
-                   static_cast<long long>(stored));
+    tx.exec_params("select ingest.record_busy_attempt($1::jsonb)",
+                   begin_args_json(a));
+    tx.commit();
+  }
+  catch (...)
+  {
+    rethrow_classified("recording the busy run");
+  }
+}
+
+void LoadSteps::stage(
+  std::int64_t batch_id, std::int64_t attempt_id,
+  std::vector<std::string> const &columns,
+  Producer const &produce)
+{
+  try
+  {
+    pqxx::work tx{m_db.cx()};
+    CancelOnSignal const cancel{tx};
+    stage_in(tx, batch_id, attempt_id, columns, produce);
     m_xid = xid_of(tx);
     tx.commit();
   }
@@ -171,11 +240,52 @@ void LoadSteps::stage(
   }
 }
 
+DryRun LoadSteps::dry_run(
+  BeginArgs const &args, std::vector<std::string> const &columns,
+  Producer const &produce,
+  int rejection_limit)
+{
+  try
+  {
+    // One transaction, never committed: nothing of it stays.
+    pqxx::work tx{m_db.cx(), "dry run"};
+    CancelOnSignal const cancel{tx};
+    Attempt const at{begin_in(tx, args)};
+    DryRun out;
+    out.created = at.created;
+    if (not at.created) out.batch_id = at.batch_id;
+    out.state = at.state;
+    if (out.state == BatchState::received)
+    {
+      stage_in(tx, at.batch_id, at.attempt_id, columns, produce);
+      out.state = BatchState::staged;
+    }
+    if (out.state == BatchState::staged)
+    {
+      Validated const v{validate_in(tx, at.batch_id, at.attempt_id)};
+      out.state = v.state;
+      out.accepted = v.accepted;
+      out.rejected = v.rejected;
+    }
+    out.rejections = rejections_in(tx, at.batch_id, rejection_limit);
+    tx.abort();
+    // The runner lock is a session lock: it goes with the session.
+    m_db.disconnect();
+    return out;
+  }
+  catch (...)
+  {
+    m_db.disconnect();
+    rethrow_classified("dry run");
+  }
+}
+
 void LoadSteps::analyze_staging(char const *step)
 {
   // Its own transaction: ANALYZE keeps its lock until the end of the
   // transaction, which inside a step would queue other batches' steps.
   pqxx::work tx{m_db.cx()};
+  CancelOnSignal const cancel{tx};
   tx.exec_params("select ingest.analyze_staging($1)", step);
   tx.commit();
 }
@@ -186,14 +296,11 @@ Validated LoadSteps::validate(std::int64_t batch_id, std::int64_t attempt_id)
   {
     analyze_staging("validation");
     pqxx::work tx{m_db.cx()};
-    pqxx::row const r{tx.exec_params1(
-      "select state, coalesce(accepted, 0), coalesce(rejected, 0) "
-      "from ingest.validate_batch($1, $2)",
-      batch_id, attempt_id)};
+    CancelOnSignal const cancel{tx};
+    Validated const v{validate_in(tx, batch_id, attempt_id)};
     m_xid = xid_of(tx);
     tx.commit();
-    return {parse_batch_state(r[0].as<std::string>()), r[1].as<long>(),
-            r[2].as<long>()};
+    return v;
   }
   catch (...)
   {
@@ -219,7 +326,7 @@ PublishOutcome parse_publish_outcome(std::string const &s)
 std::map<std::string, std::string> flat_counts(std::string const &json)
 {
   std::map<std::string, std::string> out;
-  auto const doc = nlohmann::json::parse(json, nullptr, false);
+  auto const doc = parse_exact(json);
   if (not doc.is_object()) return out;
   for (auto const &[key, value] : doc.items())
     out[key] = value.is_string() ? value.get<std::string>() : value.dump();
@@ -233,6 +340,7 @@ Published LoadSteps::publish(std::int64_t batch_id, std::int64_t attempt_id)
   {
     analyze_staging("publication");
     pqxx::work tx{m_db.cx()};
+    CancelOnSignal const cancel{tx};
     pqxx::row const r{tx.exec_params1(
       "select outcome, state, coalesce(counts::text, '{}') "
       "from ingest.publish_batch($1, $2)",
@@ -252,6 +360,22 @@ Published LoadSteps::publish(std::int64_t batch_id, std::int64_t attempt_id)
   catch (...)
   {
     rethrow_classified("publishing batch " + std::to_string(batch_id));
+  }
+}
+
+void LoadSteps::abandon(std::int64_t batch_id, std::int64_t attempt_id,
+                        std::string const &reason)
+{
+  try
+  {
+    pqxx::work tx{m_db.cx()};
+    tx.exec_params("select ingest.abandon_batch($1, $2, $3)", batch_id,
+                   attempt_id, reason);
+    tx.commit();
+  }
+  catch (...)
+  {
+    rethrow_classified("abandoning batch " + std::to_string(batch_id));
   }
 }
 
@@ -280,15 +404,7 @@ std::vector<Rejection> LoadSteps::rejections(std::int64_t batch_id, int limit)
   try
   {
     pqxx::read_transaction tx{m_db.cx()};
-    std::vector<Rejection> out;
-    for (auto const &r : tx.exec_params(
-           "select record_no, coalesce(invoice_number, ''), rule, detail "
-           "from ingest.rejection where batch_id = $1 "
-           "order by record_no, rule limit $2",
-           batch_id, limit))
-      out.push_back({r[0].as<std::int64_t>(), r[1].as<std::string>(),
-                     r[2].as<std::string>(), r[3].as<std::string>()});
-    return out;
+    return rejections_in(tx, batch_id, limit);
   }
   catch (...)
   {

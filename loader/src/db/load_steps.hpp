@@ -15,6 +15,12 @@ struct SourceConfig
 {
   std::string name;
   bool allow_unknown_columns = false;
+  bool require_control_totals = true;
+  /// source add --feed-url: the URL template ({date}), for catch-up.
+  std::optional<std::string> feed_url;
+  std::optional<std::string> start_date; ///< YYYY-MM-DD
+  /// The last published business date (ingest.watermark), if any.
+  std::optional<std::string> watermark;
 };
 
 /// A file-level problem the loader found (record_no 0 = the file/header).
@@ -88,8 +94,23 @@ struct Rejection
   std::string detail;
 };
 
+/// What a dry run found (nothing of it was kept).
+struct DryRun
+{
+  bool created = false; ///< the bytes were new (not a registered batch)
+  std::int64_t batch_id = 0; ///< the registered batch's (when not created)
+  BatchState state = BatchState::received; ///< where the batch would stand
+  long accepted = 0;
+  long rejected = 0;
+  std::vector<Rejection> rejections;
+};
+
 /// Writes bytes into the running COPY.
 using CopyWriter = std::function<void(char const *, std::size_t)>;
+/// Writes the batch's staging rows (each starting "<batch_id>,") into the
+/// COPY; returns the number of records it sent.
+using Producer =
+  std::function<std::uint64_t(std::int64_t batch_id, CopyWriter const &)>;
 
 struct Resumed
 {
@@ -112,19 +133,41 @@ public:
   void connect() { m_db.connect(); }
   /// Drop the session (and with it the session's runner lock).
   void disconnect() noexcept { m_db.disconnect(); }
+  /// The next step's statement_timeout from what is left of the budget.
+  void bound_next_step(std::chrono::milliseconds remaining_budget)
+  {
+    m_db.bound_statements(remaining_budget);
+  }
 
   SourceConfig get_source(std::string const &source);
-  Attempt begin_attempt(BeginArgs const &args);
+  /// ingest.begin_attempt; nothing when another run holds the batch (its
+  /// runner lock: IV203).
+  std::optional<Attempt> begin_attempt(BeginArgs const &args);
+  /// ingest.record_busy_attempt: the run that gave up because another held
+  /// the batch, as a finished attempt with outcome busy (when the batch is
+  /// registered).
+  void record_busy(BeginArgs const &args);
   /// On a new session: retake the runner lock, read the batch state and
   /// the status of the step transaction whose outcome was lost.
   Resumed resume_attempt(std::int64_t attempt_id);
   /// One transaction: COPY what produce() writes into staging, then
   /// ingest.mark_staged with the record count produce() returns.
   void stage(std::int64_t batch_id, std::int64_t attempt_id,
-             std::vector<std::string> const &columns,
-             std::function<std::uint64_t(CopyWriter const &)> const &produce);
+             std::vector<std::string> const &columns, Producer const &produce);
   Validated validate(std::int64_t batch_id, std::int64_t attempt_id);
+  /// `load --dry-run`: register, stage and validate (with reconciliation)
+  /// in one transaction that is rolled back, then drop the session (and
+  /// the runner lock with it); returns the state the batch would reach and
+  /// its first rejections.
+  DryRun dry_run(BeginArgs const &args,
+                 std::vector<std::string> const &columns,
+                 Producer const &produce,
+                 int rejection_limit);
   Published publish(std::int64_t batch_id, std::int64_t attempt_id);
+  /// ingest.abandon_batch: close a received batch whose file changed while
+  /// it was read (quarantined, rule batch.abandoned, with the reason).
+  void abandon(std::int64_t batch_id, std::int64_t attempt_id,
+               std::string const &reason);
   void finish_attempt(std::int64_t attempt_id, std::string const &outcome,
                       std::string const &error_class,
                       std::string const &sqlstate,

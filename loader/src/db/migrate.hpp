@@ -1,5 +1,7 @@
 #pragma once
+#include <limits>
 #include <string>
+#include <vector>
 
 #include "core/log.hpp"
 #include "db/database.hpp"
@@ -19,5 +21,22 @@ struct MigrateResult
 /// then re-apply every SQL function file as invoice_owner; all in one
 /// transaction under an advisory lock.  An applied migration whose text
 /// changed since is refused (LoaderError config); nothing is applied then.
-MigrateResult migrate(Database &db, Logger const &log);
+/// up_to stops after that migration version (a test hook: see
+/// flows/migrate.cpp); the functions are then not re-applied.
+MigrateResult migrate(Database &db, Logger const &log,
+                      int up_to = std::numeric_limits<int>::max());
+
+/// One line of `migrate --status`.
+struct MigrationState
+{
+  int version = 0;
+  std::string name;
+  std::string state; ///< applied, pending, edited since applied, ...
+  std::string applied_at;
+  std::string applied_by;
+};
+
+/// Every migration the binary carries, applied or pending, then any the
+/// database has that the binary does not know (a newer binary's).
+std::vector<MigrationState> migration_status(Database &db);
 } // namespace loader::db

@@ -2,6 +2,7 @@
 
 #include <pqxx/pqxx>
 
+#include "core/failpoint.hpp"
 #include "db/session.hpp"
 
 namespace loader::db
@@ -28,19 +29,80 @@ StoredSource add_source(Database &db, SourceSettings const &s)
     char const *allow =
       s.allow_unknown_columns ? (*s.allow_unknown_columns ? "true" : "false")
                               : nullptr;
+    std::optional<std::string> const retention{
+      s.retention_days ? std::optional<std::string>{std::to_string(
+                           *s.retention_days)}
+                       : std::nullopt};
     pqxx::row const r{tx.exec_params1(
       "select source, policy, max_rejected_share::text, start_date::text, "
-      "feed_url, allow_unknown_columns "
-      "from ingest.add_source($1, $2, $3::numeric, $4::date, $5, $6::boolean)",
+      "feed_url, allow_unknown_columns, to_char(deadline, 'HH24:MI'), "
+      "retention_days "
+      "from ingest.add_source($1, $2, $3::numeric, $4::date, $5, $6::boolean, "
+      "$7::time, $8::integer)",
       s.name, opt(s.policy), opt(s.max_rejected_share), opt(s.start_date),
-      opt(s.feed_url), allow)};
+      opt(s.feed_url), allow, opt(s.deadline), opt(retention))};
     tx.commit();
     return {r[0].as<std::string>(), r[1].as<std::string>(), opt_of(r[2]),
-            opt_of(r[3]),           opt_of(r[4]),           r[5].as<bool>()};
+            opt_of(r[3]),           opt_of(r[4]),           r[5].as<bool>(),
+            opt_of(r[6]),           r[7].as<int>()};
   }
   catch (...)
   {
     rethrow_classified("source add " + s.name);
+  }
+}
+Replayed replay_batch(Database &db, std::int64_t batch_id,
+                      std::string const &reason)
+{
+  try
+  {
+    pqxx::work tx{db.cx()};
+    pqxx::row const r{tx.exec_params1(
+      "select action_id, batch_id, superseded_attempt_no, "
+      "superseded_run_id::text, created "
+      "from ingest.replay_batch($1, $2)",
+      batch_id, reason)};
+    tx.commit();
+    Replayed out;
+    out.action_id = r[0].as<std::int64_t>();
+    out.batch_id = r[1].as<std::int64_t>();
+    if (not r[2].is_null()) out.superseded_attempt_no = r[2].as<int>();
+    out.superseded_run_id = opt_of(r[3]);
+    out.created = r[4].as<bool>();
+    return out;
+  }
+  catch (...)
+  {
+    rethrow_classified("replay of batch " + std::to_string(batch_id));
+  }
+}
+
+Reverted revert_batch(Database &db, std::int64_t batch_id,
+                      std::string const &reason)
+{
+  try
+  {
+    pqxx::work tx{db.cx()};
+    pqxx::row const r{tx.exec_params1(
+      "select action_id, batch_id, reverted_versions, restored_versions, "
+      "watermark::text, superseded_attempt_no, superseded_run_id::text "
+      "from ingest.revert_batch($1, $2)",
+      batch_id, reason)};
+    failpoint("before_revert_commit");
+    tx.commit();
+    Reverted out;
+    out.action_id = r[0].as<std::int64_t>();
+    out.batch_id = r[1].as<std::int64_t>();
+    out.reverted_versions = r[2].as<long>();
+    out.restored_versions = r[3].as<long>();
+    out.watermark = opt_of(r[4]);
+    if (not r[5].is_null()) out.superseded_attempt_no = r[5].as<int>();
+    out.superseded_run_id = opt_of(r[6]);
+    return out;
+  }
+  catch (...)
+  {
+    rethrow_classified("revert of batch " + std::to_string(batch_id));
   }
 }
 } // namespace loader::db

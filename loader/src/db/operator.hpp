@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -16,6 +17,8 @@ struct SourceSettings
   std::optional<std::string> start_date;         ///< YYYY-MM-DD
   std::optional<std::string> feed_url;
   std::optional<bool> allow_unknown_columns;
+  std::optional<std::string> deadline;     ///< HH:MM, UTC, on D+1
+  std::optional<int> retention_days;       ///< staging kept, days
 };
 
 /// The source as stored after `source add`; absent values are nullopt.
@@ -27,8 +30,43 @@ struct StoredSource
   std::optional<std::string> start_date;
   std::optional<std::string> feed_url;
   bool allow_unknown_columns = false;
+  std::optional<std::string> deadline;
+  int retention_days = 30;
 };
 
 /// ingest.add_source (operator): register or update a source.
 StoredSource add_source(Database &db, SourceSettings const &s);
+
+/// What ingest.replay_batch recorded: an unused authorization for the next
+/// load, superseding the batch's latest attempt.
+struct Replayed
+{
+  std::int64_t action_id = 0;
+  std::int64_t batch_id = 0;
+  std::optional<int> superseded_attempt_no;
+  std::optional<std::string> superseded_run_id;
+  bool created = true; ///< false: an unused authorization was already there
+};
+
+/// ingest.replay_batch (operator; IV401 otherwise, IV305 a batch that is
+/// neither quarantined nor reverted, IV307 no reason, IV208 no batch).
+Replayed replay_batch(Database &db, std::int64_t batch_id,
+                      std::string const &reason);
+
+/// What ingest.revert_batch did.
+struct Reverted
+{
+  std::int64_t action_id = 0;
+  std::int64_t batch_id = 0;
+  long reverted_versions = 0;
+  long restored_versions = 0;
+  std::optional<std::string> watermark; ///< the source's now, or none
+  std::optional<int> superseded_attempt_no;
+  std::optional<std::string> superseded_run_id;
+};
+
+/// ingest.revert_batch (operator; IV305 not published, IV306 a later
+/// publication must be reverted first).
+Reverted revert_batch(Database &db, std::int64_t batch_id,
+                      std::string const &reason);
 } // namespace loader::db

@@ -1,21 +1,164 @@
 #include "db/session.hpp"
 
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <exception>
+#include <mutex>
+#include <optional>
 #include <string_view>
+#include <thread>
 
+#include <libpq-events.h>
+#include <libpq-fe.h>
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <pqxx/connectionpolicy>
 #include <pqxx/except>
 
 #include "core/errors.hpp"
 
 namespace loader::db
 {
+using ms = std::chrono::milliseconds;
+using Clock = std::chrono::steady_clock;
+
+namespace detail
+{
+/// Closes the socket under a session that has waited too long for the
+/// server (no reply for statement_timeout + reply_grace).  libpq then sees
+/// the connection as lost, as it would a reset: the step fails as
+/// transient (in doubt during COMMIT) and the retry layer takes over.
+/// Written by hand: libpq has no client-side reply timeout.  Progress is
+/// every result libpq completes (a libpq event, PGEVT_RESULTCREATE).
+class Watchdog
+{
+public:
+  explicit Watchdog(int fd) : m_fd{fd}, m_last{Clock::now()}
+  {
+    m_thread = std::thread{[this] { watch(); }};
+  }
+  Watchdog(Watchdog const &) = delete;
+  Watchdog &operator=(Watchdog const &) = delete;
+  ~Watchdog()
+  {
+    {
+      std::lock_guard<std::mutex> lock{m_mutex};
+      m_stop = true;
+    }
+    m_changed.notify_all();
+    m_thread.join();
+  }
+
+  /// Bound on the time without a reply; nullopt: none.
+  void set_bound(std::optional<ms> bound)
+  {
+    {
+      std::lock_guard<std::mutex> lock{m_mutex};
+      m_bound = bound;
+      m_last = Clock::now();
+    }
+    m_changed.notify_all();
+  }
+
+  void progress() noexcept
+  {
+    std::lock_guard<std::mutex> lock{m_mutex};
+    m_last = Clock::now();
+  }
+
+  /// The socket is about to be closed: never touch it again.
+  void forget_socket() noexcept
+  {
+    std::lock_guard<std::mutex> lock{m_mutex};
+    m_fd = -1;
+  }
+
+private:
+  void watch()
+  {
+    std::unique_lock<std::mutex> lock{m_mutex};
+    while (not m_stop)
+    {
+      if (not m_bound or m_fd < 0)
+      {
+        m_changed.wait(lock);
+        continue;
+      }
+      auto const due = m_last + *m_bound;
+      if (Clock::now() < due)
+      {
+        // Woken early by a change, or the due time moved on (progress):
+        // look again.  Progress does not notify, so wake at the old due
+        // time at the latest and recompute.
+        m_changed.wait_until(lock, due);
+        continue;
+      }
+      ::shutdown(m_fd, SHUT_RDWR);
+      m_fd = -1; // once: the connection is gone
+    }
+  }
+
+  std::mutex m_mutex;
+  std::condition_variable m_changed;
+  int m_fd;
+  std::optional<ms> m_bound;
+  Clock::time_point m_last;
+  bool m_stop = false;
+  std::thread m_thread;
+};
+
+/// libpqxx 6.4 cannot take a PGconn it did not open, except through a
+/// connection policy: this one hands libpqxx the connection connect()
+/// opened (and classified), and refuses libpqxx's own reconnection
+/// ("reactivation"), which would be a second, unclassified attempt below
+/// the one retry layer.
+class AdoptPolicy final : public pqxx::connectionpolicy
+{
+public:
+  AdoptPolicy(PGconn *adopted, Watchdog &watchdog) :
+          pqxx::connectionpolicy{std::string{}},
+          m_adopted{adopted},
+          m_watchdog{watchdog}
+  {}
+  ~AdoptPolicy() noexcept override
+  {
+    if (m_adopted) PQfinish(m_adopted);
+  }
+  handle do_startconnect(handle orig) override
+  {
+    if (orig) return orig;
+    if (not m_adopted)
+      throw pqxx::broken_connection{
+        "connection lost; reconnecting is left to the retry layer"};
+    handle const h{m_adopted};
+    m_adopted = nullptr;
+    return h;
+  }
+  handle do_disconnect(handle orig) noexcept override
+  {
+    m_watchdog.forget_socket();
+    if (orig) PQfinish(orig);
+    return nullptr;
+  }
+
+private:
+  PGconn *m_adopted;
+  Watchdog &m_watchdog;
+};
+
+ConnectionParts::ConnectionParts(PGconn *adopted) :
+        watchdog{std::make_unique<Watchdog>(PQsocket(adopted))},
+        policy{std::make_unique<AdoptPolicy>(adopted, *watchdog)}
+{}
+ConnectionParts::~ConnectionParts() = default;
+} // namespace detail
+
 namespace
 {
-bool contains(std::string_view haystack, std::string_view needle) noexcept
-{
-  return haystack.find(needle) != std::string_view::npos;
-}
 
 /// Strip a trailing newline from libpq messages.
 std::string tidy(std::string message)
@@ -25,48 +168,372 @@ std::string tidy(std::string message)
     message.pop_back();
   return message;
 }
+
+bool is_sqlstate_char(char c) noexcept
+{
+  return (c >= '0' and c <= '9') or (c >= 'A' and c <= 'Z');
+}
+
+int on_libpq_event(PGEventId id, void *, void *pass_through)
+{
+  if (id == PGEVT_RESULTCREATE)
+    static_cast<detail::Watchdog *>(pass_through)->progress();
+  return 1;
+}
+
+/// An integer option value ("10"); nullopt when it is not a plain
+/// non-negative integer.
+std::optional<long> plain_int(char const *v)
+{
+  if (v == nullptr or *v == '\0') return std::nullopt;
+  char *end = nullptr;
+  long const n{std::strtol(v, &end, 10)};
+  if (*end != '\0' or n < 0) return std::nullopt;
+  return n;
+}
+
+/// connect_timeout as libpq applies it (seconds, at least 2; 0 or unset:
+/// none), read from the options the connection resolved.
+std::optional<ms> connect_timeout_of(PGconn *conn)
+{
+  std::optional<ms> out;
+  PQconninfoOption *opts{PQconninfo(conn)};
+  for (auto *o = opts; o and o->keyword; ++o)
+    if (std::string_view{o->keyword} == "connect_timeout")
+      if (auto const n = plain_int(o->val); n and *n > 0)
+        out = ms{std::max(*n, 2L) * 1000};
+  PQconninfoFree(opts);
+  return out;
+}
+
+/// Whether libpq resolved the options at all: when it cannot (unknown
+/// service, unreadable service file) it stops before filling them in, and
+/// no server is contacted.
+bool options_resolved(PGconn *conn)
+{
+  bool any = false;
+  PQconninfoOption *opts{PQconninfo(conn)};
+  for (auto *o = opts; o and o->keyword; ++o)
+    if (o->val != nullptr) any = true;
+  PQconninfoFree(opts);
+  return any;
+}
+
+enum class Wait { done, failed, timed_out };
+
+/// Wait until the socket is ready for what libpq asked, or the deadline.
+Wait wait_socket(PGconn *conn, bool for_reading,
+                 std::optional<Clock::time_point> deadline)
+{
+  for (;;)
+  {
+    int timeout_ms = -1;
+    if (deadline)
+    {
+      auto const left = std::chrono::duration_cast<ms>(*deadline -
+                                                       Clock::now());
+      if (left <= ms{0}) return Wait::timed_out;
+      timeout_ms = static_cast<int>(std::min<ms::rep>(left.count(), 60'000));
+    }
+    pollfd p{PQsocket(conn),
+             static_cast<short>(for_reading ? POLLIN : POLLOUT), 0};
+    if (p.fd < 0) return Wait::failed;
+    int const n{::poll(&p, 1, timeout_ms)};
+    if (n > 0) return Wait::done;
+    if (n < 0 and errno != EINTR) return Wait::failed;
+  }
+}
+
+[[noreturn]] void throw_connect_failure(PGconn *conn, bool resolved,
+                                        bool timed_out)
+{
+  ConnectFailure f;
+  f.options_unresolved = not resolved;
+  f.needs_password = PQconnectionNeedsPassword(conn) != 0;
+  f.used_password = PQconnectionUsedPassword(conn) != 0;
+  std::string const raw{PQerrorMessage(conn)};
+  f.sqlstates = sqlstates_in(raw);
+  std::string message{tidy(without_location_lines(raw))};
+  PQfinish(conn);
+  if (timed_out)
+    message += (message.empty() ? "" : "; ") +
+               std::string{"no answer within connect_timeout"};
+  ErrorKind const kind{kind_of_connect_failure(f)};
+  std::string state;
+  for (auto const &s : f.sqlstates)
+    if (state.empty() or s.rfind("28", 0) == 0) state = s;
+  throw LoaderError{kind,
+                    (resolved ? "cannot connect to the database: "
+                              : "cannot use the connection options: ") +
+                      message,
+                    state};
+}
+
+/// The session's statement_timeout in ms, read once at connect with the
+/// connect deadline (the proxy or server may stall here too).
+ms read_statement_timeout(PGconn *conn,
+                          std::optional<Clock::time_point> deadline)
+{
+  if (PQsendQuery(conn,
+                  "select (extract(epoch from pg_catalog.current_setting("
+                  "'statement_timeout')::interval) * 1000)::bigint") != 1)
+    throw LoaderError{ErrorKind::transient,
+                      "cannot read statement_timeout: " +
+                        tidy(PQerrorMessage(conn))};
+  ms out{0};
+  for (;;)
+  {
+    while (PQisBusy(conn))
+    {
+      if (wait_socket(conn, true, deadline) != Wait::done or
+          PQconsumeInput(conn) != 1)
+        throw LoaderError{ErrorKind::transient,
+                          "no answer from the database after connecting"};
+    }
+    PGresult *r{PQgetResult(conn)};
+    if (r == nullptr) break;
+    if (PQresultStatus(r) == PGRES_TUPLES_OK and PQntuples(r) == 1)
+      out = ms{std::strtoll(PQgetvalue(r, 0, 0), nullptr, 10)};
+    else if (PQresultStatus(r) != PGRES_TUPLES_OK)
+    {
+      std::string const m{tidy(PQresultErrorMessage(r))};
+      char const *st{PQresultErrorField(r, PG_DIAG_SQLSTATE)};
+      std::string const state{st ? st : ""};
+      PQclear(r);
+      throw LoaderError{classify_sqlstate(state),
+                        "cannot read statement_timeout: " + m, state};
+    }
+    PQclear(r);
+  }
+  return out;
+}
 } // namespace
 
-// libpq reports a failed connection without a SQLSTATE (there is no
-// result to carry one), so this is the one place that reads libpq's own
-// English wording.  Anything not recognised counts as the server being
-// unreachable for now.
-ErrorKind kind_of_connect_failure(std::string_view message) noexcept
+std::vector<std::string> sqlstates_in(std::string_view message)
 {
-  if (contains(message, "authentication failed") or
-      (contains(message, "role \"") and contains(message, "does not exist")) or
-      contains(message, "no password supplied") or
-      contains(message, "password authentication") or
-      contains(message, "no pg_hba.conf entry") or
-      contains(message, "permission denied"))
-    return ErrorKind::permission;
-  if (contains(message, "does not exist") or
-      contains(message, "invalid connection option") or
-      contains(message, "missing \"=\"") or
-      contains(message, "invalid URI"))
-    return ErrorKind::config;
+  // PQERRORS_VERBOSE lays a server error out as "%s:  %s: %s" (severity,
+  // SQLSTATE, text): fe-protocol3.c pqBuildErrorMessage3, not translated.
+  std::vector<std::string> out;
+  for (std::size_t at = message.find(":  "); at != std::string_view::npos;
+       at = message.find(":  ", at + 1))
+  {
+    std::size_t const code{at + 3};
+    if (code + 6 > message.size()) break;
+    bool ok = message[code + 5] == ':';
+    for (std::size_t i = 0; ok and i < 5; ++i)
+      ok = is_sqlstate_char(message[code + i]);
+    if (ok) out.emplace_back(message.substr(code, 5));
+  }
+  return out;
+}
+
+std::string without_location_lines(std::string_view message)
+{
+  std::string out;
+  std::size_t from = 0;
+  while (from < message.size())
+  {
+    std::size_t end{message.find('\n', from)};
+    if (end == std::string_view::npos) end = message.size();
+    std::string_view const line{message.substr(from, end - from)};
+    if (line.rfind("LOCATION:  ", 0) != 0)
+    {
+      out.append(line);
+      if (end < message.size()) out.push_back('\n');
+    }
+    from = end + 1;
+  }
+  return out;
+}
+
+ErrorKind kind_of_connect_failure(ConnectFailure const &f) noexcept
+{
+  // libpq 15 exposes no SQLSTATE for a failed startup (the error result
+  // stays inside the PGconn; PQgetResult returns nothing), but at
+  // PQERRORS_VERBOSE it writes each server's SQLSTATE into the message in
+  // a fixed layout.  Credentials win over everything: a wrong password on
+  // any host must end the run, never be tried again (lockout policies).
+  if (f.options_unresolved) return ErrorKind::config;
+  for (auto const &s : f.sqlstates)
+    if (s.rfind("28", 0) == 0) return ErrorKind::permission;
+  if (f.needs_password) return ErrorKind::permission;
+  for (auto const &s : f.sqlstates)
+    if (s == "3D000") return ErrorKind::config;
+  if (not f.sqlstates.empty())
+  {
+    ErrorKind const k{classify_sqlstate(f.sqlstates.back())};
+    // A server refusing a session for a reason we have no rule for is
+    // the server's state (e.g. 55000, connections not allowed), not a bug
+    // of ours: worth trying again later.
+    return k == ErrorKind::internal ? ErrorKind::transient : k;
+  }
+  // No server answer with a SQLSTATE: refused, no socket, DNS, a timeout,
+  // a standby where read-write was asked for, or a connection closed
+  // during authentication.  The server or the network is not there now.
   return ErrorKind::transient;
 }
 
-std::unique_ptr<pqxx::connection> connect(std::string const &dsn)
+std::vector<std::pair<std::string, std::string>>
+connection_defaults(std::function<char const *(char const *)> const &getenv)
 {
-  // application_name via the environment keeps the DSN untouched; an
-  // explicit application_name in the DSN wins over it.
-  ::setenv("PGAPPNAME", "invoice-loader", 0);
+  // The DSN comes after these in PQconnectStartParams' arrays, so anything
+  // it names wins.  The keepalive options have no environment variables.
+  // A dead peer: no traffic for 30 s, then 3 probes 10 s apart (60 s);
+  // data unacknowledged for 30 s ends the connection (tcp_user_timeout,
+  // which Linux also applies to the connect handshake).
+  std::vector<std::pair<std::string, std::string>> out{
+    {"fallback_application_name", "invoice-loader"},
+    {"keepalives", "1"},
+    {"keepalives_idle", "30"},
+    {"keepalives_interval", "10"},
+    {"keepalives_count", "3"},
+    {"tcp_user_timeout", "30000"},
+  };
+  char const *env{getenv("PGCONNECT_TIMEOUT")};
+  if (env == nullptr or *env == '\0') out.emplace_back("connect_timeout", "10");
+  return out;
+}
+
+std::unique_ptr<Connection> connect(std::string const &dsn)
+{
+  {
+    // A DSN libpq cannot parse is configuration; say so before any
+    // attempt.  (Options from a service file are checked by libpq below,
+    // still before it contacts a server.)
+    char *err = nullptr;
+    PQconninfoOption *parsed{PQconninfoParse(dsn.c_str(), &err)};
+    if (parsed == nullptr)
+    {
+      std::string const message{err ? tidy(err) : "out of memory"};
+      PQfreemem(err);
+      throw LoaderError{ErrorKind::config,
+                        "the connection string is not valid: " + message};
+    }
+    PQconninfoFree(parsed);
+  }
+
+  auto const defaults{connection_defaults()};
+  std::vector<char const *> keys, values;
+  for (auto const &[k, v] : defaults)
+  {
+    keys.push_back(k.c_str());
+    values.push_back(v.c_str());
+  }
+  if (not dsn.empty())
+  {
+    keys.push_back("dbname"); // expanded: a conninfo or URI
+    values.push_back(dsn.c_str());
+  }
+  keys.push_back(nullptr);
+  values.push_back(nullptr);
+
+  PGconn *conn{PQconnectStartParams(keys.data(), values.data(), 1)};
+  if (conn == nullptr)
+    throw LoaderError{ErrorKind::internal, "libpq: out of memory"};
+  // Before the first byte from the server is read: the SQLSTATE then
+  // appears in the message (see kind_of_connect_failure).
+  PQsetErrorVerbosity(conn, PQERRORS_VERBOSE);
+  if (PQstatus(conn) == CONNECTION_BAD)
+    throw_connect_failure(conn, options_resolved(conn), false);
+
+  // The PQconnectPoll loop of PQconnectdb, with connect_timeout applied
+  // per host as libpq does (the clock restarts when libpq moves on).  Not
+  // PQconnectdb itself: the verbosity must be set before it reads.
+  std::optional<ms> const per_host{connect_timeout_of(conn)};
+  auto deadline_from_now = [&]() -> std::optional<Clock::time_point> {
+    if (not per_host) return std::nullopt;
+    return Clock::now() + *per_host;
+  };
+  std::optional<Clock::time_point> deadline{deadline_from_now()};
+  std::string host{PQhost(conn) ? PQhost(conn) : ""};
+  std::string port{PQport(conn) ? PQport(conn) : ""};
+  PostgresPollingStatusType st{PGRES_POLLING_WRITING};
+  while (st != PGRES_POLLING_OK)
+  {
+    if (st == PGRES_POLLING_FAILED) throw_connect_failure(conn, true, false);
+    Wait const w{wait_socket(conn, st == PGRES_POLLING_READING, deadline)};
+    if (w == Wait::timed_out) throw_connect_failure(conn, true, true);
+    st = PQconnectPoll(conn);
+    std::string const h{PQhost(conn) ? PQhost(conn) : ""};
+    std::string const p{PQport(conn) ? PQport(conn) : ""};
+    if (h != host or p != port)
+    {
+      host = h;
+      port = p;
+      deadline = deadline_from_now();
+    }
+  }
+  PQsetErrorVerbosity(conn, PQERRORS_DEFAULT);
+
+  ms timeout{0};
   try
   {
-    return std::make_unique<pqxx::connection>(dsn);
+    timeout = read_statement_timeout(conn, deadline_from_now());
   }
-  catch (pqxx::broken_connection const &e)
+  catch (...)
   {
-    std::string const message{tidy(e.what())};
-    throw LoaderError{kind_of_connect_failure(message),
-                      "cannot connect to the database: " + message};
+    PQfinish(conn);
+    throw;
+  }
+  try
+  {
+    return std::make_unique<Connection>(conn, timeout);
   }
   catch (...)
   {
     rethrow_classified("connecting to the database");
   }
+}
+
+Connection::Connection(PGconn *adopted, ms initial_timeout) :
+        detail::ConnectionParts{adopted},
+        pqxx::connection_base{*policy},
+        m_initial_timeout{initial_timeout}
+{
+  // The event proc lives as long as the PGconn; the watchdog outlives the
+  // PGconn (close() in the destructor runs before the parts go).
+  PQregisterEventProc(adopted, on_libpq_event, "invoice-loader watchdog",
+                      watchdog.get());
+  init();
+  bound_replies(initial_timeout);
+}
+
+Connection::~Connection() noexcept
+{
+  close();
+}
+
+void Connection::bound_replies(ms statement_timeout)
+{
+  watchdog->set_bound(statement_timeout > ms{0}
+                        ? std::optional<ms>{statement_timeout + reply_grace}
+                        : std::nullopt);
+}
+
+void Connection::set_statement_timeout(ms timeout)
+{
+  ms const t{std::max(timeout, ms{0})};
+  try
+  {
+    set_variable("statement_timeout", std::to_string(t.count()));
+  }
+  catch (...)
+  {
+    rethrow_classified("setting statement_timeout");
+  }
+  bound_replies(t);
+}
+
+void set_statement_timeout(Connection &cx, ms timeout)
+{
+  cx.set_statement_timeout(timeout);
+}
+
+ms statement_timeout_for(ms remaining_budget, ms configured) noexcept
+{
+  ms t{remaining_budget};
+  if (configured > ms{0}) t = std::min(t, configured);
+  return std::max(t, ms{1'000});
 }
 
 void rethrow_classified(std::string const &context)

@@ -6,19 +6,21 @@
 
 namespace loader::db
 {
-std::string status_report(Database &db,
-                          std::optional<std::string> const &source,
-                          std::optional<std::int64_t> const &batch_id)
+std::string status_report(Database &db, StatusFilter const &f)
 {
+  auto const opt = [](std::optional<std::string> const &v) {
+    return v ? v->c_str() : nullptr;
+  };
   try
   {
     pqxx::read_transaction tx{db.cx()};
     std::optional<std::string> batch;
-    if (batch_id) batch = std::to_string(*batch_id);
+    if (f.batch_id) batch = std::to_string(*f.batch_id);
     return tx
-      .exec_params1("select ingest.status_report($1, $2::bigint)::text",
-                    source ? source->c_str() : nullptr,
-                    batch ? batch->c_str() : nullptr)[0]
+      .exec_params1("select ingest.status_report($1, $2::bigint, $3, $4, "
+                    "$5::date)::text",
+                    opt(f.source), opt(batch), f.limit, opt(f.state),
+                    opt(f.since))[0]
       .as<std::string>();
   }
   catch (...)

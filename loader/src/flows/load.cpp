@@ -2,245 +2,80 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <climits>
+#include <thread>
 #include <sstream>
 
 #include "core/errors.hpp"
 #include "core/failpoint.hpp"
+#include "core/interrupt.hpp"
+#include "core/process.hpp"
 #include "db/load_steps.hpp"
+#include "flows/load_input.hpp"
+#include "flows/load_report.hpp"
+#include "flows/load_step.hpp"
+#include "flows/progress.hpp"
 #include "io/file_scan.hpp"
 #include "io/header_map.hpp"
+#include "net/transport.hpp"
 
 namespace loader::flows
 {
 namespace
 {
 using db::BatchState;
+using namespace load_detail;
 
-constexpr std::size_t max_manifest_bytes = 1 << 20;
-constexpr int rejections_shown = 10;
-
-std::string host_name()
+/// The run: download (for a URL), pass 1, registration, then the steps.
+/// report.batch_id is set once the batch is registered.
+Result run_load(std::string const &dsn, LoadRequest const &rq,
+                Logger const &log, LoadReport &report)
 {
-  char buffer[HOST_NAME_MAX + 1] = {};
-  if (::gethostname(buffer, sizeof buffer - 1) != 0) return "unknown";
-  return buffer;
-}
-
-std::string base_name(std::string const &path)
-{
-  auto const slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-bool file_exists(std::string const &path)
-{
-  return ::access(path.c_str(), F_OK) == 0;
-}
-
-/// The manifest text, or nothing: an explicit --manifest must exist (66);
-/// the default <input>.manifest.json may be absent.
-std::optional<std::string> read_manifest(LoadRequest const &rq,
-                                         std::vector<db::Problem> &problems)
-{
-  std::string path;
-  if (rq.manifest)
-    path = *rq.manifest;
-  else if (rq.expect_count)
-    return std::nullopt;
-  else
-  {
-    path = rq.input + ".manifest.json";
-    if (not file_exists(path)) return std::nullopt;
-  }
-  try
-  {
-    return io::read_small_file(path, max_manifest_bytes);
-  }
-  catch (LoaderError const &e)
-  {
-    if (e.kind != ErrorKind::data) throw;
-    problems.push_back({"manifest.invalid", 0, e.what()});
-    return std::nullopt;
-  }
-}
-
-/// "20 records: 20 inserted, 0 amended, ...; gross 4200.00, control total
-/// 4200.00", or the counts as the database gave them when they are not a
-/// merge's (a waiting batch's reason).
-std::string merge_sentence(db::Published const &p)
-{
-  auto const &c = p.counts;
-  if (c.count("records") == 0) return p.counts_json == "{}" ? "" : p.counts_json;
-  auto const at = [&c](char const *key, char const *none = "0") {
-    auto const it = c.find(key);
-    return it == c.end() or it->second == "null" ? std::string{none}
-                                                 : it->second;
-  };
-  return at("records") + " records: " + at("inserted") + " inserted, " +
-         at("amended") + " amended, " + at("voided") + " voided, " +
-         at("unchanged") + " unchanged, " + at("late") + " late, " +
-         at("duplicates") + " duplicate, " + at("rejected") +
-         " rejected; gross " + at("accepted_gross") + ", control total " +
-         at("control_total", "none");
-}
-
-std::string describe_rejections(db::LoadSteps &steps, std::int64_t batch_id)
-{
-  std::ostringstream out;
-  auto const rows = steps.rejections(batch_id, rejections_shown + 1);
-  int shown = 0;
-  for (db::Rejection const &r : rows)
-  {
-    if (shown++ == rejections_shown)
-    {
-      out << "\n  ... (status --batch " << batch_id << " lists all)";
-      break;
-    }
-    out << "\n  ";
-    if (r.record_no == 0)
-      out << "file";
-    else
-      out << "record " << r.record_no;
-    if (not r.invoice_number.empty()) out << " (" << r.invoice_number << ')';
-    out << ": " << r.rule << ": " << r.detail;
-  }
-  return out.str();
-}
-
-Result quarantined(db::LoadSteps &steps, db::Attempt const &at,
-                   Logger const &log)
-{
-  std::string const reasons{describe_rejections(steps, at.batch_id)};
-  steps.finish_attempt(at.attempt_id, "quarantined", "data", "",
-                       "quarantined:" + reasons);
-  log.error("batch quarantined", {{"batch", at.batch_id}});
-  return {Outcome::quarantined,
-          "batch " + std::to_string(at.batch_id) +
-            " is quarantined; nothing was published:" + reasons + "\n"};
-}
-
-/// One step from the batch's current checkpoint; returns the result when
-/// the run is over, nothing when there is a next step.
-std::optional<Result> advance(db::LoadSteps &steps, LoadRequest const &rq,
-                              io::FileScan const &scan,
-                              std::vector<std::string> const &columns,
-                              db::Attempt &at, Logger const &log)
-{
-  std::string const batch{std::to_string(at.batch_id)};
-  switch (at.state)
-  {
-  case BatchState::received:
-  {
-    std::string const prefix{batch + ","};
-    steps.stage(at.batch_id, at.attempt_id, columns,
-                [&](db::CopyWriter const &write) {
-                  io::StreamResult const r{
-                    io::stream_records(rq.input, prefix, write)};
-                  if (r.sha256 != scan.sha256 or r.issue)
-                    throw LoaderError{
-                      ErrorKind::transient,
-                      "input " + rq.input +
-                        " changed while it was being loaded (SHA-256 " +
-                        r.sha256 + ", expected " + scan.sha256 +
-                        "); load it again once it is complete"};
-                  return r.records;
-                });
-    at.state = BatchState::staged;
-    log.info("batch staged",
-             {{"batch", at.batch_id}, {"records", scan.records}});
-    failpoint("after_staged");
-    return std::nullopt;
-  }
-  case BatchState::staged:
-  {
-    db::Validated const r{steps.validate(at.batch_id, at.attempt_id)};
-    at.state = r.state;
-    if (at.state == BatchState::received)
-    {
-      log.warn("staged records lost in a server crash; staging the file "
-               "again",
-               {{"batch", at.batch_id}});
-      return std::nullopt;
-    }
-    log.info("batch validated", {{"batch", at.batch_id},
-                                 {"state", db::name_of(r.state)},
-                                 {"accepted", r.accepted},
-                                 {"rejected", r.rejected}});
-    if (at.state == BatchState::validated) failpoint("after_validated");
-    return std::nullopt;
-  }
-  case BatchState::validated:
-  {
-    db::Published const r{steps.publish(at.batch_id, at.attempt_id)};
-    switch (r.outcome)
-    {
-    case db::PublishOutcome::waiting:
-      steps.finish_attempt(at.attempt_id, "waiting", "transient", "",
-                           "waiting for an earlier business date: " +
-                             r.counts_json);
-      log.warn("batch validated; waiting for an earlier business date",
-               {{"batch", at.batch_id},
-                {"detail", LogValue::json(r.counts_json)}});
-      return Result{Outcome::waiting,
-                    "batch " + batch + " is validated and waits for an "
-                    "earlier business date of " + rq.source +
-                    " to publish: " + merge_sentence(r) + "\n"};
-    case db::PublishOutcome::restage:
-      at.state = r.state;
-      log.warn("staged records lost in a server crash; staging the file "
-               "again",
-               {{"batch", at.batch_id}});
-      return std::nullopt;
-    case db::PublishOutcome::published:
-    case db::PublishOutcome::already_published:
-      at.state = r.state;
-      steps.finish_attempt(at.attempt_id,
-                           r.outcome == db::PublishOutcome::published
-                             ? "published"
-                             : "already_published",
-                           "", "", "");
-      log.info("batch published", {{"batch", at.batch_id},
-                                   {"counts", LogValue::json(r.counts_json)}});
-      return Result{Outcome::done,
-                    "batch " + batch + " published: " + merge_sentence(r) +
-                      "\n"};
-    case db::PublishOutcome::quarantined:
-      at.state = r.state;
-      return std::nullopt; // reported on the next turn
-    }
-    return std::nullopt;
-  }
-  case BatchState::published:
-    steps.finish_attempt(at.attempt_id, "already_published", "", "", "");
-    log.info("batch already published; nothing to do",
-             {{"batch", at.batch_id}});
-    return Result{Outcome::done, "batch " + batch +
-                                   " was already published; nothing "
-                                   "changed\n"};
-  case BatchState::quarantined: return quarantined(steps, at, log);
-  case BatchState::reverted: break;
-  }
-  std::string const message{"batch " + batch + " is " +
-                            std::string{db::name_of(at.state)} +
-                            "; an operator must replay it"};
-  steps.finish_attempt(at.attempt_id, "failed", "config", "", message);
-  return Result{Outcome::refused, message + "\n"};
-}
-} // namespace
-
-Result load(std::string const &dsn, LoadRequest const &rq, Logger const &log)
-{
+  install_interrupt_handlers();
   db::LoadSteps steps{dsn};
-  Retrier retry{rq.retry, log};
+  Retrier retry{rq.retry, log, sleep_unless_interrupted};
+  // A 429/503's Retry-After is the least the next try waits (capped by
+  // what is left of the budget: core/retry.cpp).
+  retry.set_retry_after_of(
+    [](LoaderError const &e) -> std::optional<std::chrono::milliseconds> {
+      auto const *t = dynamic_cast<net::TransportError const *>(&e);
+      if (t == nullptr or not t->retry_after) return std::nullopt;
+      return std::chrono::milliseconds{*t->retry_after};
+    });
   auto const reset = [&steps] { steps.disconnect(); };
 
+  // A URL is downloaded whole into the spool first; from then on the
+  // spooled file, named by its SHA-256, is the input of both passes.
+  Input in{rq.input, shown(rq.input), base_name(rq.input)};
+  std::optional<net::Downloaded> spooled;
+  if (is_url(rq.input))
+  {
+    net::remove_stale_temporaries(spool_dir_of(rq), std::chrono::hours{24});
+    spooled = fetch(retry, rq.input, "download", rq, log);
+    in.path = spooled->path;
+    in.file_name = url_file_name(rq.input);
+  }
+
   // Pass 1: checksum and structure, before the database hears of the file.
-  io::FileScan const scan{io::scan_file(rq.input)};
+  io::FileScan const scan{io::scan_file(in.path)};
+  throw_if_interrupted("reading " + in.shown);
+  if (spooled and scan.sha256 != spooled->sha256)
+    // The spool is the user's own directory; a file there that no longer
+    // matches its name was changed behind the loader's back.
+    throw LoaderError{ErrorKind::transient,
+                      "the spooled copy " + in.path + " of " + in.shown +
+                        " no longer matches its SHA-256 (" + scan.sha256 +
+                        "); nothing was registered; remove it and load "
+                        "again"};
+  if (auto const path = manifest_path(rq); path and not is_url(*path))
+    wait_for(*path, rq.wait_for_manifest, log);
 
   db::SourceConfig const source{retry.run(
     "connect",
     [&] {
+      throw_if_interrupted("connecting");
       steps.connect();
       return steps.get_source(rq.source);
     },
@@ -252,7 +87,7 @@ Result load(std::string const &dsn, LoadRequest const &rq, Logger const &log)
   args.sha256 = scan.sha256;
   args.size = scan.size;
   args.records = scan.records;
-  args.file_name = base_name(rq.input);
+  args.file_name = in.file_name;
   args.had_bom = scan.had_bom;
   args.expect_count = rq.expect_count;
   args.expect_total = rq.expect_total;
@@ -268,13 +103,65 @@ Result load(std::string const &dsn, LoadRequest const &rq, Logger const &log)
                              scan.issue->record_no, scan.issue->detail});
   if (not scan.header.empty() and not mapping.ok())
     args.problems.push_back({mapping.rule(), 0, mapping.detail()});
-  args.manifest = read_manifest(rq, args.problems);
+  // The session may idle through a manifest download: drop it first.
+  if (auto const path = manifest_path(rq); path and is_url(*path))
+    steps.disconnect();
+  args.manifest = read_manifest(retry, rq, source, args.problems, log);
 
+  if (rq.dry_run)
+  {
+    db::DryRun const d{retry.run(
+      "dry run",
+      [&] {
+        throw_if_interrupted("the dry run");
+        steps.connect();
+        return steps.dry_run(args, args.columns, records_of(in, scan, log),
+                             rejections_shown + 1);
+      },
+      reset)};
+    return dry_run_result(d, in);
+  }
+
+  // Another run holding the batch is transient: retried within the budget,
+  // then recorded as a busy attempt and reported (exit 75).
+  std::string const busy{"another run is loading source " + rq.source +
+                         " for business date " + rq.business_date};
+  bool last_try_busy = false;
   auto const begin = [&] {
+    last_try_busy = false;
+    throw_if_interrupted("registering the batch");
     steps.connect();
-    return steps.begin_attempt(args);
+    std::optional<db::Attempt> got{steps.begin_attempt(args)};
+    last_try_busy = not got;
+    if (not got) throw LoaderError{ErrorKind::transient, busy};
+    return *got;
   };
-  db::Attempt at{retry.run("register", begin, reset)};
+  auto const give_up_if_busy = [&] {
+    if (not last_try_busy) return false;
+    try
+    {
+      steps.connect();
+      steps.record_busy(args);
+    }
+    catch (LoaderError const &again)
+    {
+      log.warn("could not record the busy run", {{"error", again.what()}});
+    }
+    return true;
+  };
+  db::Attempt at;
+  try
+  {
+    at = retry.run("register", begin, reset);
+  }
+  catch (LoaderError const &e)
+  {
+    if (not give_up_if_busy()) throw;
+    return Result{Outcome::busy, std::string{e.what()} +
+                                   "; rerunning later is safe\n"};
+  }
+  report.batch_id = at.batch_id;
+  report.already_published = at.state == BatchState::published;
   log.info(at.created ? "batch registered" : "batch found",
            {{"batch", at.batch_id},
             {"attempt", at.attempt_no},
@@ -291,7 +178,9 @@ Result load(std::string const &dsn, LoadRequest const &rq, Logger const &log)
     if (r.taken_over)
     {
       // Another run closed this attempt while we were away: start anew.
-      at = steps.begin_attempt(args);
+      std::optional<db::Attempt> again{steps.begin_attempt(args)};
+      if (not again) throw LoaderError{ErrorKind::transient, busy};
+      at = *again;
       log.info("attempt taken over; continuing as a new attempt",
                {{"batch", at.batch_id},
                 {"attempt", at.attempt_no},
@@ -313,8 +202,34 @@ Result load(std::string const &dsn, LoadRequest const &rq, Logger const &log)
       std::optional<Result> done{retry.run(
         "after " + std::string{db::name_of(at.state)},
         [&]() -> std::optional<Result> {
-          ensure_session();
-          return advance(steps, rq, scan, args.columns, at, log);
+          try
+          {
+            throw_if_interrupted(step_from(at.state));
+            ensure_session();
+            // No statement outlives the run's budget (issue 14 item 3).
+            steps.bound_next_step(retry.remaining());
+            std::string const step{step_from(at.state)};
+            auto const t0 = std::chrono::steady_clock::now();
+            auto result =
+              advance(steps, rq, in, scan, args.columns, at, log);
+            log.debug("step finished",
+                      {{"step", step},
+                       {"batch", at.batch_id},
+                       {"state", db::name_of(at.state)},
+                       {"duration_ms",
+                        std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::steady_clock::now() - t0)
+                          .count()}});
+            return result;
+          }
+          catch (LoaderError const &e)
+          {
+            // A cancelled query (57014) or a lost COPY after a signal is
+            // the interruption, not a failure to retry.
+            if (e.kind != ErrorKind::interrupted)
+              throw_if_interrupted(step_from(at.state));
+            throw;
+          }
         },
         reset)};
       if (done) return *done;
@@ -326,9 +241,13 @@ Result load(std::string const &dsn, LoadRequest const &rq, Logger const &log)
     try
     {
       ensure_session();
-      steps.finish_attempt(at.attempt_id, "failed",
+      bool const stopped = e.kind == ErrorKind::interrupted;
+      steps.finish_attempt(at.attempt_id, stopped ? "interrupted" : "failed",
                            std::string{name_of(e.kind)}, e.sqlstate,
                            e.what());
+      // Ending the session releases the batch's runner lock now, so an
+      // immediate rerun proceeds.
+      if (stopped) steps.disconnect();
     }
     catch (LoaderError const &again)
     {
@@ -339,5 +258,37 @@ Result load(std::string const &dsn, LoadRequest const &rq, Logger const &log)
     }
     throw;
   }
+}
+
+} // namespace
+
+LoadReport load_batch(std::string const &dsn, LoadRequest const &rq,
+                      Logger const &run_log)
+{
+  // Every line of this run names the batch's source and business date.
+  Logger const log{run_log.with(
+    {{"source", rq.source}, {"business_date", rq.business_date}})};
+  LoadReport report;
+  try
+  {
+    report.result = run_load(dsn, rq, log, report);
+  }
+  catch (NotDelivered const &nd)
+  {
+    log.warn("not delivered yet; nothing registered",
+             {{"input", shown(rq.input)}, {"reason", nd.message}});
+    report.result = {Outcome::not_delivered,
+                     shown(rq.input) + " is not delivered yet (" +
+                       nd.message +
+                       "); nothing was registered. Load again later: "
+                       "rerunning is safe\n"};
+  }
+  return report;
+}
+
+Result load(std::string const &dsn, LoadRequest const &rq,
+            Logger const &log)
+{
+  return load_batch(dsn, rq, log).result;
 }
 } // namespace loader::flows

@@ -6,6 +6,15 @@
 
 namespace loader::flows
 {
-/// `migrate`: apply the migrations and SQL functions (db/migrate.hpp).
-Result migrate(std::string const &dsn, Logger const &log);
+struct MigrateRequest
+{
+  bool status = false; ///< --status: list applied and pending, change nothing
+};
+
+/// `migrate`: apply the migrations and SQL functions (db/migrate.hpp), or
+/// with --status list them.  The environment variable
+/// INVOICE_LOADER_TEST_MIGRATE_TO=N (a test hook, for the schema-check
+/// tests) stops after migration N.
+Result migrate(std::string const &dsn, MigrateRequest const &request,
+               Logger const &log);
 } // namespace loader::flows

@@ -14,6 +14,8 @@ Result source_add(std::string const &dsn, SourceAddRequest const &request)
             ", max rejected share " + shown(s.max_rejected_share) +
             ", start date " + shown(s.start_date) + ", feed url " +
             shown(s.feed_url) + ", unknown columns " +
-            (s.allow_unknown_columns ? "allowed" : "rejected") + "\n"};
+            (s.allow_unknown_columns ? "allowed" : "rejected") +
+            ", deadline " + shown(s.deadline) + " UTC on D+1, staging kept " +
+            std::to_string(s.retention_days) + " days\n"};
 }
 } // namespace loader::flows

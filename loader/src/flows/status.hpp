@@ -7,15 +7,23 @@
 
 namespace loader::flows
 {
+enum class StatusFormat { text, json, prometheus };
+
 struct StatusRequest
 {
   std::optional<std::string> source;
   std::optional<std::int64_t> batch_id;
-  bool json = false;
+  std::optional<std::string> state; ///< only batches in this state
+  std::optional<std::string> since; ///< business dates from, YYYY-MM-DD
+  int limit = 50;
+  StatusFormat format = StatusFormat::text;
+  bool json = false; ///< format == json (kept for the option tests)
 };
 
-/// `status`: the status report as JSON (ingest.status_report); the text
-/// form is rendered from it by cli/.
+/// `status`: the status report as JSON (ingest.status_report), the text
+/// and Prometheus forms being rendered from it by cli/.  A --batch or
+/// --source that does not exist is LoaderError{config} (exit 78), not an
+/// empty report.
 std::string status_report(std::string const &dsn,
                           StatusRequest const &request);
 } // namespace loader::flows

@@ -7,6 +7,8 @@
 
 #include <sys/stat.h>
 
+#include <boost/locale/utf.hpp>
+
 #include "core/errors.hpp"
 #include "io/sha256.hpp"
 
@@ -166,6 +168,20 @@ std::string read_small_file(std::string const &path, std::size_t max_bytes)
                           "reading " + path + " failed"};
       break;
     }
+  }
+  // Text only: libpq would cut the text at a NUL, and the server refuses
+  // invalid UTF-8 before any SQL runs (Boost.Locale's decoder, header-only).
+  using utf = boost::locale::utf::utf_traits<char>;
+  for (auto it = text.cbegin(); it != text.cend();)
+  {
+    auto const at = std::to_string(it - text.cbegin());
+    auto const c = utf::decode(it, text.cend());
+    if (c == 0 or c == boost::locale::utf::illegal or
+        c == boost::locale::utf::incomplete)
+      throw LoaderError{ErrorKind::data,
+                        path + " is not text: " +
+                          (c == 0 ? "a NUL byte" : "bytes that are not UTF-8") +
+                          " at byte offset " + at};
   }
   return text;
 }

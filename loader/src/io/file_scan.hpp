@@ -40,7 +40,8 @@ StreamResult stream_records(
   std::string const &path, std::string const &prefix,
   std::function<void(char const *, std::size_t)> const &write);
 
-/// Read a small file whole (a manifest); at most max_bytes, else
-/// LoaderError data.  Throws no_input if it does not exist.
+/// Read a small text file whole (a manifest); at most max_bytes, UTF-8
+/// without NUL bytes, else LoaderError data (naming the byte offset).
+/// Throws no_input if it does not exist.
 std::string read_small_file(std::string const &path, std::size_t max_bytes);
 } // namespace loader::io

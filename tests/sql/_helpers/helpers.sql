@@ -133,6 +133,36 @@ as $$
   select max(a.attempt_id) from ingest.attempt as a where a.batch_id = p_batch_id
 $$;
 
+-- ingest.begin_attempt's one jsonb argument, as the loader builds it
+-- (sql/ingest/begin_attempt.sql lists the keys): the file's facts, no
+-- problems found by the loader, a run of this session.
+create function tests.begin_args(
+  p_source        text,
+  p_business_date date,
+  p_sha256        text,
+  p_size_bytes    bigint,
+  p_file_name     text,
+  p_columns       text[],
+  p_manifest      text,
+  p_file_records  bigint,
+  p_expect_count  bigint default null,
+  p_expect_total  text default null,
+  p_problems      jsonb default '[]')
+returns jsonb
+language sql
+volatile
+as $$
+  select pg_catalog.jsonb_build_object(
+           'source', p_source,
+           'business_date', pg_catalog.to_char(p_business_date, 'YYYY-MM-DD'),
+           'sha256', p_sha256, 'size_bytes', p_size_bytes, 'file_name', p_file_name,
+           'had_bom', false, 'columns', pg_catalog.to_jsonb(p_columns),
+           'problems', p_problems, 'manifest', p_manifest,
+           'expect_count', p_expect_count, 'expect_total', p_expect_total,
+           'run_id', pg_catalog.gen_random_uuid(), 'host', 'sqltest',
+           'pid', pg_catalog.pg_backend_pid(), 'file_records', p_file_records)
+$$;
+
 -- What the loader does for one file up to the staged checkpoint:
 -- ingest.begin_attempt, then (if the batch is received) the rows into
 -- staging.invoice_line as COPY stores them and ingest.mark_staged, all as
@@ -164,6 +194,7 @@ language plpgsql
 as $$
 declare
   v_prev     text := pg_catalog.current_setting('role');
+  v_lock_timeout text := pg_catalog.current_setting('lock_timeout');
   v_columns  text[] := coalesce(p_columns, tests.columns());
   v_rows     text[];
   v_n        integer;
@@ -172,6 +203,7 @@ declare
   v_manifest text;
   v_sha      text;
   v_insert   text;
+  v_args     jsonb;
   v_r        record;
 begin
   v_rows := case when p_rows is null or pg_catalog.cardinality(p_rows) = 0 then '{}'::text[]
@@ -199,14 +231,24 @@ begin
     (select pg_catalog.string_agg(pg_catalog.format('$3[i][%s]', k), ', ' order by k)
        from pg_catalog.generate_subscripts(v_columns, 1) as k));
 
+  -- The previous test file's session may still be ending (pg_prove starts
+  -- the next file when the client is gone, the backend a moment later) and
+  -- hold this runner lock: wait for it, at most 10 s, rather than take its
+  -- IV203 for a failure.  Taken and given back at once; begin_attempt takes
+  -- it for real.
+  perform pg_catalog.set_config('lock_timeout', '10s', true);
+  perform pg_catalog.pg_advisory_lock(pg_catalog.hashtext('invoice-loader:' || p_source),
+                                      p_business_date - date '2000-01-01');
+  perform pg_catalog.pg_advisory_unlock(pg_catalog.hashtext('invoice-loader:' || p_source),
+                                        p_business_date - date '2000-01-01');
+  perform pg_catalog.set_config('lock_timeout', v_lock_timeout, true);
+
+  v_args := tests.begin_args(
+    p_source, p_business_date, v_sha, pg_catalog.octet_length(v_rows::text)::bigint,
+    coalesce(p_file_name, p_source || '-' || pg_catalog.to_char(p_business_date, 'YYYY-MM-DD') || '.csv'),
+    v_columns, v_manifest, v_n::bigint);
   perform pg_catalog.set_config('role', 'invoice_loader', true);
-  select * into v_r
-  from ingest.begin_attempt(
-         p_source, p_business_date, v_sha, pg_catalog.octet_length(v_rows::text)::bigint,
-         coalesce(p_file_name, p_source || '-' || pg_catalog.to_char(p_business_date, 'YYYY-MM-DD') || '.csv'),
-         false, v_columns, '[]'::jsonb, v_manifest, null, null,
-         pg_catalog.gen_random_uuid(), 'sqltest', pg_catalog.pg_backend_pid(),
-         v_n::bigint) as b;
+  select * into v_r from ingest.begin_attempt(v_args) as b;
   if p_stage and v_r.state = 'received' then
     execute v_insert using v_r.batch_id, v_n, v_rows;
     perform ingest.mark_staged(v_r.batch_id, v_r.attempt_id, coalesce(p_sent, v_n));
@@ -337,4 +379,114 @@ as $$
   select (b.state, b.rejected_count,
           (select count(*) from staging.invoice_valid as v where v.batch_id = b.batch_id))::text
   from ingest.batch as b where b.batch_id = p_batch_id
+$$;
+
+-- ingest.replay_batch as an operator calls it (set role: session_user stays
+-- the test's; tests of the operator check switch session authorization).
+create function tests.replay(p_batch_id bigint, p_reason text default 'sender corrected the file')
+returns bigint
+language plpgsql
+as $$
+declare
+  v_prev   text := pg_catalog.current_setting('role');
+  v_action bigint;
+begin
+  perform pg_catalog.set_config('role', 'invoice_operator', true);
+  select r.action_id into v_action from ingest.replay_batch(p_batch_id, p_reason) as r;
+  perform pg_catalog.set_config('role', v_prev, true);
+  return v_action;
+end;
+$$;
+
+-- ingest.revert_batch as an operator calls it.
+create function tests.revert(p_batch_id bigint, p_reason text default 'wrong data published')
+returns bigint
+language plpgsql
+as $$
+declare
+  v_prev   text := pg_catalog.current_setting('role');
+  v_action bigint;
+begin
+  perform pg_catalog.set_config('role', 'invoice_operator', true);
+  select r.action_id into v_action from ingest.revert_batch(p_batch_id, p_reason) as r;
+  perform pg_catalog.set_config('role', v_prev, true);
+  return v_action;
+end;
+$$;
+
+-- A libpq connection string back to this database, for tests that need a
+-- second session (dblink: its own transactions, which commit).
+create function tests.conninfo()
+returns text
+language sql
+stable
+as $$
+  select pg_catalog.format('host=%s port=%s dbname=%s user=%s',
+           pg_catalog.split_part(pg_catalog.current_setting('unix_socket_directories'), ',', 1),
+           pg_catalog.current_setting('port'), pg_catalog.current_database(), session_user)
+$$;
+
+-- Remove every row of a source (committed by the second sessions of a
+-- dblink test), as the superuser, with triggers off: append-only audit rows
+-- included.  Only for test sources.
+create function tests.purge_source(p_source text)
+returns void
+language plpgsql
+as $$
+begin
+  set local session_replication_role = replica;
+  delete from core.invoice_version_period as p where p.source = p_source;
+  delete from core.invoice_version_reverted as r where r.source = p_source;
+  delete from core.invoice_version as v where v.source = p_source;
+  delete from ingest.rejection_superseded as r
+   where r.batch_id in (select b.batch_id from ingest.batch as b where b.source = p_source);
+  delete from ingest.replay_authorization as r
+   where r.batch_id in (select b.batch_id from ingest.batch as b where b.source = p_source);
+  delete from ingest.operator_action as o
+   where o.batch_id in (select b.batch_id from ingest.batch as b where b.source = p_source);
+  delete from ingest.outbox as o
+   where o.batch_id in (select b.batch_id from ingest.batch as b where b.source = p_source);
+  delete from ingest.rejection_row as r
+   where r.batch_id in (select b.batch_id from ingest.batch as b where b.source = p_source);
+  delete from ingest.batch_event as e
+   where e.batch_id in (select b.batch_id from ingest.batch as b where b.source = p_source);
+  delete from ingest.attempt as a
+   where a.batch_id in (select b.batch_id from ingest.batch as b where b.source = p_source);
+  delete from staging.invoice_line as l
+   where l.batch_id in (select b.batch_id from ingest.batch as b where b.source = p_source);
+  delete from staging.invoice_valid as l
+   where l.batch_id in (select b.batch_id from ingest.batch as b where b.source = p_source);
+  delete from staging.key_version as l
+   where l.batch_id in (select b.batch_id from ingest.batch as b where b.source = p_source);
+  delete from ingest.source_watermark as w where w.source = p_source;
+  delete from ingest.batch as b where b.source = p_source;
+  delete from ingest.source as s where s.source = p_source;
+  set local session_replication_role = origin;
+end;
+$$;
+
+-- For the revert and time-travel tests: a first day (the seed's 20
+-- invoices and INV-LATE at revision 2) and a second day that touches it in
+-- every way a publication can: INV-0001 amended (revision 1), INV-0002
+-- voided, INV-0100 new, INV-0003 resent unchanged, INV-LATE at revision 1
+-- arriving late (history only).
+create function tests.first_day_lines()
+returns text[]
+language sql
+immutable
+as $$
+  select tests.seed_lines(20) || array[tests.line('INV-LATE', p_revision => '2')]
+$$;
+
+create function tests.second_day_lines()
+returns text[]
+language sql
+immutable
+as $$
+  select array[tests.line('INV-0001', p_revision => '1', p_net_amount => '200.00',
+                          p_tax_amount => '40.00', p_gross_amount => '240.00'),
+               tests.line('INV-0002', p_revision => '1', p_status => 'VOID'),
+               tests.line('INV-0100'),
+               tests.line('INV-LATE', p_revision => '1', p_customer_id => 'CUST-LATE')]
+         || (tests.seed_lines(3))[3:3]
 $$;

@@ -1,11 +1,21 @@
--- ingest.transition: each of the ten legal moves of the state machine
--- (received->staged->validated->published, received|staged|validated->
--- quarantined, published->reverted, quarantined->received, staged|validated
--- ->received when a crash took the staged rows) sets the batch's
--- state and writes exactly one ingest.batch_event row with the from and to
--- states, the attempt and the detail.
+-- ingest.transition: the state machine (ingest.batch_transition) is
+-- exactly the eleven legal moves (received->staged->validated->published,
+-- received|staged|validated->quarantined, published->reverted,
+-- quarantined|reverted->received when a replay is consumed,
+-- staged|validated->received when a crash took the staged rows), and each
+-- of them sets the batch's state and writes exactly one
+-- ingest.batch_event row with the from and to states, the attempt and the
+-- detail.
 begin;
-select plan(20);
+select plan(23);
+
+select set_eq($$ select from_state, to_state from ingest.batch_transition $$,
+              $$ values ('received', 'staged'), ('staged', 'validated'), ('validated', 'published'),
+                        ('received', 'quarantined'), ('staged', 'quarantined'),
+                        ('validated', 'quarantined'), ('published', 'reverted'),
+                        ('quarantined', 'received'), ('reverted', 'received'),
+                        ('staged', 'received'), ('validated', 'received') $$,
+              'The state machine holds exactly the eleven legal moves.');
 
 select tests.make_source() as source \gset
 
@@ -13,11 +23,7 @@ create temp table legal on commit drop as
 select p.from_state, p.to_state,
        tests.make_batch(:'source', tests.d(), p.from_state) as batch_id,
        null::bigint as attempt_id
-from (values ('received', 'staged'), ('staged', 'validated'), ('validated', 'published'),
-             ('received', 'quarantined'), ('staged', 'quarantined'),
-             ('validated', 'quarantined'), ('published', 'reverted'),
-             ('quarantined', 'received'), ('staged', 'received'),
-             ('validated', 'received')) as p(from_state, to_state);
+from ingest.batch_transition as p;
 update legal set attempt_id = tests.make_attempt(batch_id);
 
 do $$

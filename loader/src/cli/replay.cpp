@@ -1,0 +1,51 @@
+/// `invoice-loader replay --batch ID --reason TEXT` (operator).
+#include "cli/commands.hpp"
+#include "cli/operator_options.hpp"
+#include "flows/operator_actions.hpp"
+
+namespace po = boost::program_options;
+
+namespace loader::cli
+{
+namespace
+{
+std::string description()
+{
+  return "Authorize one new attempt of a quarantined or reverted batch "
+         "(operator: a\nlogin that is a member of invoice_operator; anyone "
+         "else exits 77). Prints\nthe attempt it supersedes (attempt number "
+         "and run id). The next load of the\nbatch's file uses the "
+         "authorization once: it starts a new attempt from\nreceived, reads "
+         "the manifest (or that load's --expect-*) again and stages\nthe "
+         "file again. Another state exits 78. Recorded in "
+         "ingest.operator_action\nwith session_user and the reason. See "
+         "docs/RUNBOOK.md.\n";
+}
+
+po::options_description options()
+{
+  return operator_action_options("replay");
+}
+
+Bound bind(po::variables_map const &vm)
+{
+  flows::OperatorActionRequest const out{
+    bind_operator_action(vm, "replay")};
+  return {out, [out](GlobalOptions const &g, Logger const &) {
+            return flows::replay(g.dsn, out);
+          }};
+}
+} // namespace
+
+CommandSpec replay_command()
+{
+  return {"replay",
+          "operator: authorize a new attempt of a quarantined batch",
+          "replay --batch ID --reason TEXT",
+          description,
+          options,
+          nullptr,
+          bind,
+          "invoice_operator"};
+}
+} // namespace loader::cli

@@ -1,0 +1,92 @@
+#include "flows/load_report.hpp"
+
+#include <sstream>
+
+namespace loader::flows::load_detail
+{
+using db::BatchState;
+
+/// "20 records: 20 inserted, 0 amended, ...; gross 4200.00, control total
+/// 4200.00", or the counts as the database gave them when they are not a
+/// merge's (a waiting batch's reason).
+std::string merge_sentence(db::Published const &p)
+{
+  auto const &c = p.counts;
+  if (c.count("records") == 0) return p.counts_json == "{}" ? "" : p.counts_json;
+  auto const at = [&c](char const *key, char const *none = "0") {
+    auto const it = c.find(key);
+    return it == c.end() or it->second == "null" ? std::string{none}
+                                                 : it->second;
+  };
+  return at("records") + " records: " + at("inserted") + " inserted, " +
+         at("amended") + " amended, " + at("voided") + " voided, " +
+         at("unchanged") + " unchanged, " + at("late") + " late, " +
+         at("duplicates") + " duplicate, " + at("rejected") +
+         " rejected; gross " + at("accepted_gross") + ", control total " +
+         at("control_total", "none");
+}
+
+/// The first rejections, one line each, as a load and a dry run print
+/// them; rows holds at most one more than is shown.
+std::string describe_rejections(std::vector<db::Rejection> const &rows,
+                                std::string const &all_hint)
+{
+  std::ostringstream out;
+  int shown = 0;
+  for (db::Rejection const &r : rows)
+  {
+    if (shown++ == rejections_shown)
+    {
+      out << "\n  ... (" << all_hint << ")";
+      break;
+    }
+    out << "\n  ";
+    if (r.record_no == 0)
+      out << "file";
+    else
+      out << "record " << r.record_no;
+    if (not r.invoice_number.empty()) out << " (" << r.invoice_number << ')';
+    out << ": " << r.rule << ": " << r.detail;
+  }
+  return out.str();
+}
+
+std::string describe_rejections(db::LoadSteps &steps, std::int64_t batch_id)
+{
+  return describe_rejections(
+    steps.rejections(batch_id, rejections_shown + 1),
+    "status --batch " + std::to_string(batch_id) + " lists all");
+}
+
+/// What --dry-run prints: the same rejection lines as a real load.
+Result dry_run_result(db::DryRun const &d, Input const &in)
+{
+  std::string const head{"dry run of " + in.shown + ": "};
+  std::string const kept{"; nothing was registered"};
+  std::string const reasons{describe_rejections(
+    d.rejections, "a real load's status --batch lists all")};
+  switch (d.state)
+  {
+  case BatchState::quarantined:
+    return {Outcome::quarantined,
+            head + (d.created ? "it would be quarantined"
+                              : "batch " + std::to_string(d.batch_id) +
+                                  " is quarantined") +
+              kept + ":" + reasons + "\n"};
+  case BatchState::validated:
+    return {Outcome::done,
+            head + "it would publish: " + std::to_string(d.accepted) +
+              " accepted, " + std::to_string(d.rejected) + " rejected" +
+              kept + (d.rejected > 0 ? ":" + reasons : "") + "\n"};
+  case BatchState::published:
+    return {Outcome::done, head + "these bytes are batch " +
+                             std::to_string(d.batch_id) +
+                             ", already published" + kept + "\n"};
+  default:
+    return {Outcome::refused, head + "batch " + std::to_string(d.batch_id) +
+                                " is " + std::string{db::name_of(d.state)} +
+                                kept + "\n"};
+  }
+}
+
+} // namespace loader::flows::load_detail

@@ -1,0 +1,206 @@
+#include "flows/load_step.hpp"
+
+#include <chrono>
+#include <functional>
+
+#include "core/errors.hpp"
+#include "core/failpoint.hpp"
+#include "flows/load_report.hpp"
+#include "flows/progress.hpp"
+
+namespace loader::flows::load_detail
+{
+using db::BatchState;
+
+namespace
+{
+/// Pass 2 read other bytes than pass 1 registered: the file changed while
+/// it was read.  A LoaderError of kind data, so that the retry layer does
+/// not read it again and db/ passes it through as it is.
+struct FileChanged : LoaderError
+{
+  explicit FileChanged(std::string const &what) :
+          LoaderError{ErrorKind::data, what}
+  {}
+};
+
+Result quarantined(db::LoadSteps &steps, db::Attempt const &at,
+                   Logger const &log)
+{
+  std::string const reasons{describe_rejections(steps, at.batch_id)};
+  steps.finish_attempt(at.attempt_id, "quarantined", "data", "",
+                       "quarantined:" + reasons);
+  log.error("batch quarantined", {{"batch", at.batch_id}});
+  return {Outcome::quarantined,
+          "batch " + std::to_string(at.batch_id) +
+            " is quarantined; nothing was published:" + reasons + "\n"};
+}
+
+} // namespace
+
+/// Pass 2: the file's records into the COPY, checked against pass 1.  On
+/// a terminal, one updating line: records sent of those counted in pass 1.
+db::Producer records_of(Input const &in, io::FileScan const &scan,
+                        Logger const &log)
+{
+  return [&in, &scan, &log](std::int64_t batch_id,
+                            db::CopyWriter const &write) {
+    ProgressLine line{log, "COPY"};
+    std::int64_t bytes = 0, records = 0;
+    auto const total = static_cast<std::int64_t>(scan.records);
+    std::function<void(char const *, std::size_t)> counted{write};
+    if (line.enabled())
+      counted = [&](char const *data, std::size_t size) {
+        write(data, size);
+        bytes += static_cast<std::int64_t>(size);
+        // io::stream_records ends every record with a write of "\n" alone
+        // (a raw record is never just a line end).
+        if (size == 1 and *data == '\n')
+          line.update(bytes, -1, ++records, total);
+      };
+    io::StreamResult const r{io::stream_records(
+      in.path, std::to_string(batch_id) + ",", counted)};
+    line.finish();
+    if (r.sha256 != scan.sha256 or r.issue)
+      throw FileChanged{"input " + in.shown +
+                        " changed while it was being loaded (SHA-256 " +
+                        r.sha256 + ", expected " + scan.sha256 +
+                        "); load it again once it is complete"};
+    return r.records;
+  };
+}
+
+/// One step from the batch's current checkpoint; returns the result when
+/// the run is over, nothing when there is a next step.
+std::optional<Result> advance(db::LoadSteps &steps, LoadRequest const &rq,
+                              Input const &in, io::FileScan const &scan,
+                              std::vector<std::string> const &columns,
+                              db::Attempt &at, Logger const &log)
+{
+  std::string const batch{std::to_string(at.batch_id)};
+  auto const started = std::chrono::steady_clock::now();
+  auto const ms = [&started] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now() - started)
+      .count();
+  };
+  switch (at.state)
+  {
+  case BatchState::received:
+  {
+    try
+    {
+      steps.stage(at.batch_id, at.attempt_id, columns,
+                  records_of(in, scan, log));
+    }
+    catch (FileChanged const &e)
+    {
+      // The registered bytes cannot be read again: close the batch now
+      // (no orphan received batch); the complete file is a new batch.
+      steps.abandon(at.batch_id, at.attempt_id, e.what());
+      steps.finish_attempt(at.attempt_id, "failed", "transient", "",
+                           e.what());
+      log.error("the file changed while it was read; batch closed",
+                {{"batch", at.batch_id}});
+      return Result{Outcome::not_delivered,
+                    "batch " + batch + " is closed (batch.abandoned): " +
+                      e.what() + "\n"};
+    }
+    at.state = BatchState::staged;
+    log.info("batch staged", {{"batch", at.batch_id},
+                              {"records", scan.records},
+                              {"duration_ms", ms()}});
+    failpoint("after_staged");
+    return std::nullopt;
+  }
+  case BatchState::staged:
+  {
+    db::Validated const r{steps.validate(at.batch_id, at.attempt_id)};
+    at.state = r.state;
+    if (at.state == BatchState::received)
+    {
+      log.warn("staged records lost in a server crash; staging the file "
+               "again",
+               {{"batch", at.batch_id}});
+      return std::nullopt;
+    }
+    log.info("batch validated", {{"batch", at.batch_id},
+                                 {"state", db::name_of(r.state)},
+                                 {"accepted", r.accepted},
+                                 {"rejected", r.rejected},
+                                 {"duration_ms", ms()}});
+    if (at.state == BatchState::validated) failpoint("after_validated");
+    return std::nullopt;
+  }
+  case BatchState::validated:
+  {
+    db::Published const r{steps.publish(at.batch_id, at.attempt_id)};
+    switch (r.outcome)
+    {
+    case db::PublishOutcome::waiting:
+      steps.finish_attempt(at.attempt_id, "waiting", "transient", "",
+                           "waiting for an earlier business date: " +
+                             r.counts_json);
+      log.warn("batch validated; waiting for an earlier business date",
+               {{"batch", at.batch_id},
+                {"detail", LogValue::json(r.counts_json)}});
+      return Result{Outcome::waiting,
+                    "batch " + batch + " is validated and waits for an "
+                    "earlier business date of " + rq.source +
+                    " to publish: " + merge_sentence(r) + "\n"};
+    case db::PublishOutcome::restage:
+      at.state = r.state;
+      log.warn("staged records lost in a server crash; staging the file "
+               "again",
+               {{"batch", at.batch_id}});
+      return std::nullopt;
+    case db::PublishOutcome::published:
+    case db::PublishOutcome::already_published:
+      at.state = r.state;
+      steps.finish_attempt(at.attempt_id,
+                           r.outcome == db::PublishOutcome::published
+                             ? "published"
+                             : "already_published",
+                           "", "", "");
+      log.info("batch published", {{"batch", at.batch_id},
+                                   {"counts", LogValue::json(r.counts_json)},
+                                   {"duration_ms", ms()}});
+      return Result{Outcome::done,
+                    "batch " + batch + " published: " + merge_sentence(r) +
+                      "\n"};
+    case db::PublishOutcome::quarantined:
+      at.state = r.state;
+      return std::nullopt; // reported on the next turn
+    }
+    return std::nullopt;
+  }
+  case BatchState::published:
+    steps.finish_attempt(at.attempt_id, "already_published", "", "", "");
+    log.info("batch already published; nothing to do",
+             {{"batch", at.batch_id}});
+    return Result{Outcome::done, "batch " + batch +
+                                   " was already published; nothing "
+                                   "changed\n"};
+  case BatchState::quarantined: return quarantined(steps, at, log);
+  case BatchState::reverted: break;
+  }
+  std::string const message{"batch " + batch + " is " +
+                            std::string{db::name_of(at.state)} +
+                            "; an operator must replay it"};
+  steps.finish_attempt(at.attempt_id, "failed", "config", "", message);
+  return Result{Outcome::refused, message + "\n"};
+}
+
+/// What the run was doing from a checkpoint, for "interrupted during ...".
+std::string step_from(BatchState s)
+{
+  switch (s)
+  {
+  case BatchState::received: return "staging (COPY)";
+  case BatchState::staged: return "validation";
+  case BatchState::validated: return "publication";
+  default: return "the run";
+  }
+}
+
+} // namespace loader::flows::load_detail

@@ -1,0 +1,48 @@
+#include "flows/operator_actions.hpp"
+
+#include "db/operator.hpp"
+
+namespace loader::flows
+{
+namespace
+{
+std::string superseded(std::optional<int> const &attempt_no,
+                       std::optional<std::string> const &run_id)
+{
+  if (not attempt_no) return "no attempt";
+  return "attempt " + std::to_string(*attempt_no) + " (run " +
+         run_id.value_or("-") + ")";
+}
+} // namespace
+
+Result replay(std::string const &dsn, OperatorActionRequest const &rq)
+{
+  db::Database database{dsn};
+  db::Replayed const r{db::replay_batch(database, rq.batch_id, rq.reason)};
+  std::string const batch{std::to_string(r.batch_id)};
+  return {Outcome::done,
+          std::string{r.created ? "replay authorized" : "replay already "
+                                                        "authorized"} +
+            " for batch " + batch + " (operator action " +
+            std::to_string(r.action_id) + "); it supersedes " +
+            superseded(r.superseded_attempt_no, r.superseded_run_id) +
+            ". The next load of the batch's file runs it again from "
+            "received, reading the manifest anew.\n"};
+}
+
+Result revert(std::string const &dsn, OperatorActionRequest const &rq)
+{
+  db::Database database{dsn};
+  db::Reverted const r{db::revert_batch(database, rq.batch_id, rq.reason)};
+  return {Outcome::done,
+          "batch " + std::to_string(r.batch_id) + " reverted (operator "
+          "action " + std::to_string(r.action_id) + "): " +
+            std::to_string(r.reverted_versions) +
+            " version(s) left the reporting views, " +
+            std::to_string(r.restored_versions) +
+            " earlier version(s) are current again; watermark now " +
+            r.watermark.value_or("none") + "; it supersedes " +
+            superseded(r.superseded_attempt_no, r.superseded_run_id) +
+            ".\n"};
+}
+} // namespace loader::flows

@@ -1,0 +1,23 @@
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "flows/outcome.hpp"
+
+namespace loader::flows
+{
+/// `replay` and `revert` (operator, CONTRACT.md 6.1): a batch and why.
+struct OperatorActionRequest
+{
+  std::int64_t batch_id = 0;
+  std::string reason;
+};
+
+/// Authorize one new attempt of a quarantined or reverted batch; prints
+/// the attempt it supersedes and what to run next.
+Result replay(std::string const &dsn, OperatorActionRequest const &request);
+
+/// Undo the latest publication of a source in one transaction; prints what
+/// left and came back, and the watermark now.
+Result revert(std::string const &dsn, OperatorActionRequest const &request);
+} // namespace loader::flows

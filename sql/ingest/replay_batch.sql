@@ -1,0 +1,72 @@
+-- ingest.replay_batch: an operator authorizes a new attempt of a quarantined
+-- or reverted batch (CONTRACT.md 6.1).  Records the action (who =
+-- session_user, when, why, and the attempt it supersedes: the batch's
+-- latest attempt) in ingest.operator_action and leaves one unused
+-- authorization in ingest.replay_authorization.  The next load of the batch
+-- consumes it (ingest.consume_replay, inside ingest.begin_attempt) and runs
+-- the batch again from received, re-reading the manifest.  The batch itself
+-- is not changed here.
+-- Idempotent while unused: a second replay before the next load records
+-- nothing new and returns the authorization already given.
+-- Locks: the batch row (for update), so a concurrent load that consumes an
+-- authorization is serialized with this one.
+-- Returns: the action, the batch, and the superseded attempt_no and run_id.
+-- Errors: IV401 session_user is not an operator; IV307 empty reason; IV208
+-- no such batch; IV305 the batch is neither quarantined nor reverted.
+create or replace function ingest.replay_batch(p_batch_id bigint, p_reason text)
+returns table (action_id bigint, batch_id bigint, superseded_attempt_no integer,
+               superseded_run_id uuid, created boolean)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_batch   ingest.batch;
+  v_attempt ingest.attempt;
+  v_action  ingest.operator_action;
+begin
+  perform ingest.require_operator('replay');
+  if p_reason is null or pg_catalog.btrim(p_reason) = '' then
+    raise exception 'a replay of batch % needs a reason', p_batch_id
+      using errcode = 'IV307',
+            hint    = 'Say why in --reason; it is kept in ingest.operator_action.';
+  end if;
+  select * into v_batch from ingest.batch as b where b.batch_id = p_batch_id for update;
+  if not found then
+    raise exception 'batch % does not exist', p_batch_id using errcode = 'IV208';
+  end if;
+  if v_batch.state not in ('quarantined', 'reverted') then
+    raise exception 'batch % is %; only a quarantined or reverted batch can be replayed',
+                    p_batch_id, v_batch.state
+      using errcode = 'IV305',
+            detail  = 'A replay authorizes the next load to run the batch again from received.',
+            hint    = 'Run status --batch for the batch; a published batch is undone with revert first.';
+  end if;
+
+  select o.* into v_action
+  from ingest.replay_authorization as r
+  join ingest.operator_action as o on o.action_id = r.action_id
+  where r.batch_id = p_batch_id and r.consumed_at is null;
+  if found then
+    return query select v_action.action_id, p_batch_id, v_action.superseded_attempt_no,
+                        v_action.superseded_run_id, false;
+    return;
+  end if;
+
+  select * into v_attempt from ingest.attempt as a
+   where a.batch_id = p_batch_id order by a.attempt_no desc limit 1;
+  insert into ingest.operator_action as o (batch_id, action, reason, superseded_attempt_no,
+                                           superseded_run_id)
+  values (p_batch_id, 'replay', p_reason, v_attempt.attempt_no, v_attempt.run_id)
+  returning * into v_action;
+  insert into ingest.replay_authorization (batch_id, action_id)
+  values (p_batch_id, v_action.action_id);
+
+  return query select v_action.action_id, p_batch_id, v_action.superseded_attempt_no,
+                      v_action.superseded_run_id, true;
+end;
+$$;
+comment on function ingest.replay_batch(bigint, text) is
+  E'Operator: authorize one new attempt of a quarantined or reverted batch; returns the attempt it supersedes.\nErrors: IV401 not an operator; IV307 empty reason; IV208 no such batch; IV305 not quarantined or reverted.';
+revoke all on function ingest.replay_batch(bigint, text) from public;
+grant execute on function ingest.replay_batch(bigint, text) to invoice_operator;

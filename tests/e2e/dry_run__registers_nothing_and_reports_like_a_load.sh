@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# load --dry-run (issue 13 item 4): read, checksum, stage, validate and
+# reconcile in one transaction that is rolled back: nothing registered,
+# exit 0 for a file that would publish, 65 with the same rejection lines
+# as a real load for one that would be quarantined.
+source "$(dirname "$0")/lib.sh"
+
+csv=$(sample "$WORK")
+register_source acme-erp --start-date 2026-11-28
+
+nothing_left() {
+  expect_eq "batches after $1" 0 "$(q 'select count(*) from ingest.batch')"
+  expect_eq "attempts after $1" 0 "$(q 'select count(*) from ingest.attempt')"
+  expect_eq "staged rows after $1" 0 "$(q 'select count(*) from staging.invoice_line')"
+  expect_eq "typed rows after $1" 0 "$(q 'select count(*) from staging.invoice_valid')"
+  expect_eq "rejections after $1" 0 "$(q 'select count(*) from ingest.rejection_row')"
+  expect_eq "notifications after $1" 0 "$(q 'select count(*) from ingest.outbox')"
+  expect_eq "published after $1" "0 invoices, 0 gross" "$(published_state)"
+  expect_eq "watermark after $1" none "$(watermark_of acme-erp)"
+}
+
+load --source acme-erp --business-date 2026-11-28 --input "$csv" --dry-run
+expect_rc 0
+expect_output_has "it would publish: 20 accepted, 0 rejected; nothing was registered"
+nothing_left "a good dry run"
+
+# A bad file: two records break rules, the manifest's total is off.
+awk -F, 'NR == 3 { $11 = "12.345" } NR == 5 { $3 = "PAID" } { print }' OFS=, "$csv" >"$WORK/bad.csv"
+cp "$csv.manifest.json" "$WORK/bad.csv.manifest.json"
+load --source acme-erp --business-date 2026-11-28 --input "$WORK/bad.csv" --dry-run
+expect_rc 65
+expect_output_has "it would be quarantined; nothing was registered"
+grep -E '^  (file|record)' "$WORK/out" >"$WORK/dry.lines" || true
+[[ -s $WORK/dry.lines ]] || fail "the dry run printed no rejection lines"
+nothing_left "a bad dry run"
+
+# The real load of the same file prints the same lines.
+load --source acme-erp --business-date 2026-11-28 --input "$WORK/bad.csv"
+expect_rc 65
+grep -E '^  (file|record)' "$WORK/out" >"$WORK/real.lines" || true
+diff -u "$WORK/real.lines" "$WORK/dry.lines" || fail "dry-run and load report different rejections"
+expect_eq "the real load quarantined" quarantined "$(q 'select state from ingest.batch')"
+
+# A dry run of bytes already registered says so and changes nothing.
+load --source acme-erp --business-date 2026-11-28 --input "$csv" --expect-count 20 --expect-total 4200.00
+expect_rc 0
+before=$(q "select count(*) || ':' || (select count(*) from ingest.attempt) from ingest.batch")
+load --source acme-erp --business-date 2026-11-28 --input "$csv" --dry-run --expect-count 20 --expect-total 4200.00
+expect_rc 0
+expect_output_has "already published"
+expect_eq "batches:attempts after a dry run of a published file" "$before" \
+  "$(q "select count(*) || ':' || (select count(*) from ingest.attempt) from ingest.batch")"
+check_invariants

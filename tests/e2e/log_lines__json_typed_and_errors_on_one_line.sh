@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# What log shippers and on-call engineers read (issue 13 item 6): under
+# --log-format json every stderr line is one JSON object with the run id,
+# the batch's source and business date, typed numbers and the merge counts
+# as an object; a usage error is a JSON line too; the summary is on
+# stdout; a missing privilege names the role the command needs.
+source "$(dirname "$0")/lib.sh"
+
+csv=$(sample "$WORK")
+register_source acme-erp --start-date 2026-11-28
+
+load --log-format json --source acme-erp --business-date 2026-11-28 --input "$csv"
+expect_rc 0
+grep -q "batch 1 published: 20 records" "$WORK/out" || fail "the summary is not on stdout"
+python3 - "$WORK/err" <<'PY' || fail "the JSON log lines are not as documented"
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert lines, "no log lines"
+for l in lines:
+    d = json.loads(l)
+    for k in ("ts", "level", "run_id", "msg", "source", "business_date"):
+        assert k in d, (k, l)
+    assert d["source"] == "acme-erp" and d["business_date"] == "2026-11-28", l
+pub = [json.loads(l) for l in lines if json.loads(l)["msg"] == "batch published"]
+assert len(pub) == 1, lines
+p = pub[0]
+assert isinstance(p["batch"], int) and isinstance(p["duration_ms"], int), p
+assert isinstance(p["counts"], dict) and p["counts"]["records"] == 20, p
+assert p["counts"]["accepted_gross"] == "4200.00", p
+PY
+
+# A usage error under --log-format json: one JSON line, exit 64.
+run invoice_loader --log-format json load --source acme-erp
+expect_rc 64
+python3 -c "import json,sys; d=json.loads(open(sys.argv[1]).read()); assert d['level']=='error' and d['class']=='usage', d" "$WORK/err" ||
+  fail "the usage error is not one JSON line: $(cat "$WORK/err")"
+
+# -v: one line per step with its time.
+csv2=$(sample "$WORK/d2" 2026-11-29)
+load -v --source acme-erp --business-date 2026-11-29 --input "$csv2"
+expect_rc 0
+expect_eq "step lines at -v" 3 "$(grep -c 'step finished' "$WORK/err")"
+grep 'step finished' "$WORK/err" | grep -q 'step=validation' || fail "no validation step line"
+grep 'step finished' "$WORK/err" | grep -Eq 'duration_ms=[0-9]+' || fail "no step time"
+
+# The loader role may not register sources: 77, naming the role needed.
+run invoice_loader source add sneaky
+expect_rc 77
+expect_output_has "needs a login role that is a member of invoice_operator"
+[[ $(wc -l <"$WORK/err") -eq 1 ]] || fail "the error is not one line: $(cat "$WORK/err")"
+grep -q 'CONTEXT' "$WORK/err" && fail "CONTEXT shown without -v"
+expect_eq "sources" acme-erp "$(q "select string_agg(source, ',') from ingest.source")"

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# status that tells the truth (issue 13 item 5): an unknown batch or source
+# exits 78; last_error is empty once a batch is published; --state,
+# --since and --limit filter; a blocked source gets a "next action" line
+# naming the command; --format prometheus is valid textfile format with
+# the numbers the database holds.
+source "$(dirname "$0")/lib.sh"
+
+register_source acme-erp --start-date 2026-11-28
+day1=$(sample "$WORK/d1" 2026-11-28)
+day2=$(sample "$WORK/d2" 2026-11-29)
+day4=$(sample "$WORK/d4" 2026-12-01)
+
+# Day 1 publishes after a failed try (the manifest was off); the failure
+# must not show as the published batch's last error.
+load --source acme-erp --business-date 2026-11-28 --input "$day1" --expect-count 20 --expect-total 4200.00
+expect_rc 0
+sed -i 's/"control_total":"4200.00"/"control_total":"4200.01"/; s/"control_total": "4200.00"/"control_total": "4200.01"/' "$day2.manifest.json"
+load --source acme-erp --business-date 2026-11-29 --input "$day2"
+expect_rc 65
+q2=$(q "select batch_id from ingest.batch where business_date = '2026-11-29'")
+load --source acme-erp --business-date 2026-12-01 --input "$day4"
+expect_rc 75
+
+run invoice_loader status --batch 999
+expect_rc 78
+expect_output_has "no batch 999"
+run invoice_operator status --source nope
+expect_rc 78
+expect_output_has "unknown source nope"
+
+json() { run invoice_loader status --format json "$@"; expect_rc 0; cat "$WORK/out"; }
+jq_py() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+
+expect_eq "published batch has no last_error" None \
+  "$(json --state published | jq_py "d['batches'][0]['last_error']")"
+expect_eq "--state quarantined" "$q2" \
+  "$(json --state quarantined | jq_py "','.join(str(b['batch_id']) for b in d['batches'])")"
+expect_eq "--since 2026-11-29" "2026-12-01,2026-11-29" \
+  "$(json --since 2026-11-29 | jq_py "','.join(b['business_date'] for b in d['batches'])")"
+expect_eq "--limit 1" 1 "$(json --limit 1 | jq_py "len(d['batches'])")"
+expect_eq "the quarantined batch's last_error" reconcile.control_total \
+  "$(json --batch "$q2" | jq_py "'reconcile.control_total' if 'reconcile.control_total' in d['batches'][0]['last_error'] else d['batches'][0]['last_error']")"
+
+run invoice_loader status
+expect_rc 0
+expect_output_has "Next actions"
+expect_output_has "invoice-loader replay --batch $q2 --reason TEXT"
+run invoice_loader status --source acme-erp --state validated --format json
+expect_rc 0
+
+# Once day 2 is replaced by a good file, day 4 waits for 2026-11-30.
+good2=$(sample "$WORK/g2" 2026-11-29)
+sed -i 's/4200.00/4200.00/' "$good2.manifest.json"
+printf '\n' >>"$good2"  # other bytes than the quarantined file (a trailing blank line)
+load --source acme-erp --business-date 2026-11-29 --input "$good2" --expect-count 20 --expect-total 4200.00
+expect_rc 0
+run invoice_loader status --source acme-erp
+expect_output_has "waits for 2026-11-30"
+expect_output_has "catch-up --source acme-erp"
+
+# Prometheus textfile format, checked line by line.
+run invoice_loader status --format prometheus
+expect_rc 0
+python3 - "$WORK/out" <<'PY' || fail "status --format prometheus is not valid textfile format"
+import re, sys
+name = r'[a-zA-Z_:][a-zA-Z0-9_:]*'
+sample = re.compile(r'^(' + name + r')(\{(' + name + r'="(?:[^"\\]|\\.)*")(,' + name +
+                    r'="(?:[^"\\]|\\.)*")*\})? (-?[0-9.e+]+|NaN)$')
+helped, typed, seen = set(), set(), {}
+for line in open(sys.argv[1]).read().splitlines():
+    if line.startswith('# HELP '):
+        helped.add(line.split()[2]); continue
+    if line.startswith('# TYPE '):
+        parts = line.split(); assert parts[3] in ('gauge', 'counter'), line
+        typed.add(parts[2]); continue
+    m = sample.match(line)
+    assert m, 'bad line: ' + line
+    assert m.group(1) in helped and m.group(1) in typed, 'no HELP/TYPE before ' + line
+    seen[line.rsplit(' ', 1)[0]] = float(line.rsplit(' ', 1)[1])
+def v(key): return seen[key]
+assert v('invoice_loader_batches{source="acme-erp",state="published"}') == 2, seen
+assert v('invoice_loader_batches{source="acme-erp",state="quarantined"}') == 1, seen
+assert v('invoice_loader_batches{source="acme-erp",state="validated"}') == 1, seen
+import calendar
+assert v('invoice_loader_watermark_timestamp_seconds{source="acme-erp"}') == \
+    calendar.timegm((2026, 11, 29, 0, 0, 0)), seen
+assert v('invoice_loader_notifications{source="acme-erp",state="pending"}') >= 2, seen
+assert v('invoice_loader_last_load_records{source="acme-erp"}') == 20, seen
+PY
