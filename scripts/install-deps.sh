@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # install-deps.sh: install the Debian 12 packages that building and testing
 # invoice-loader need: compiler and CMake, PostgreSQL 15 with pgTAP and
-# pg_cron, libpqxx/libpq, Boost.Program_options and the Boost headers
+# pg_cron and pg_auto_failover (the HA test), libpqxx/libpq, Boost.Program_options and the Boost headers
 # (UUID, Algorithm), nlohmann-json, Catch2 v2, pg_prove, libcurl and
 # OpenSSL, curl(1), openssl(1) and python3 (the transport tests' loopback
 # servers, tests/tools/README.md), locales (the connection tests make a
@@ -37,6 +37,7 @@ packages=(
   postgresql-client-15
   postgresql-15-pgtap
   postgresql-15-cron
+  postgresql-15-auto-failover
   libpqxx-dev
   libpq-dev
   libboost-program-options-dev
