@@ -31,7 +31,8 @@ std::vector<Notification> claim_notifications(Database &db, int limit,
   }
 }
 
-std::string mark_notification(Database &db, std::int64_t id, Mark const &m)
+std::optional<std::string> mark_notification(Database &db, std::int64_t id,
+                                             Mark const &m)
 {
   try
   {
@@ -51,6 +52,12 @@ std::string mark_notification(Database &db, std::int64_t id, Mark const &m)
       text(m.response), text(after))};
     tx.commit();
     return r[0].as<std::string>();
+  }
+  catch (pqxx::sql_error const &e)
+  {
+    if (std::string{e.sqlstate()} == "IV216") return std::nullopt;
+    rethrow_classified("marking notification " + std::to_string(id) + " " +
+                       m.outcome);
   }
   catch (...)
   {

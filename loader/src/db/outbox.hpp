@@ -41,10 +41,13 @@ struct Mark
   std::optional<std::chrono::seconds> retry_after; ///< pending only
 };
 
-/// ingest.mark_notification from this session; returns the row's state.
-/// Throws LoaderError: IV216 (transient: the claim is not held here; do
-/// not send), IV215/IV217 (config).
-std::string mark_notification(Database &db, std::int64_t id, Mark const &m);
+/// ingest.mark_notification from this session; returns the row's state,
+/// or nothing when this session does not hold the claim (IV216: it ended
+/// with an earlier session, so the row stays as the database holds it and
+/// must not be sent).  Throws LoaderError: IV215/IV217 (config), and the
+/// rest classified.
+std::optional<std::string> mark_notification(Database &db, std::int64_t id,
+                                             Mark const &m);
 
 struct Resolved
 {

@@ -145,8 +145,8 @@ private:
 
   /// Mark under the retry layer.  A lost connection is retried from a new
   /// session: a mark whose COMMIT landed is repeated harmlessly; one that
-  /// did not is refused (IV216: the claim ended with the old session) and
-  /// the row stays as the database says.  Returns false when the claim is
+  /// did not is refused (the claim ended with the old session: db/ says
+  /// so with no state) and the row stays as the database says.  Returns false when the claim is
   /// gone.
   bool mark(Retrier &retry, db::Notification const &n, db::Mark const &m)
   {
@@ -154,17 +154,11 @@ private:
     std::string const state{retry.run(
       "mark " + std::to_string(n.id),
       [&]() -> std::string {
-        try
-        {
-          m_db.connect();
-          return db::mark_notification(m_db, n.id, m);
-        }
-        catch (LoaderError const &e)
-        {
-          if (e.sqlstate != "IV216") throw;
-          held = false;
-          return {};
-        }
+        m_db.connect();
+        std::optional<std::string> marked{
+          db::mark_notification(m_db, n.id, m)};
+        held = marked.has_value();
+        return marked.value_or("");
       },
       [&] {
         m_db.disconnect();
@@ -343,7 +337,7 @@ private:
       // Never resent automatically: the row stays in_doubt until an
       // operator runs notify resolve.  The in_doubt mark keeps the claim
       // (ingest.mark_notification), and resolve refuses a row a live
-      // session holds (IV218), so the session ends here: a --follow
+      // session holds, so the session ends here: a --follow
       // dispatcher would otherwise hold it for days.  That releases the
       // claims on the rest of the rows too; they are claimed again.
       m_db.disconnect();

@@ -49,8 +49,9 @@ struct ResolveRequest
   std::string reason;
 };
 
-/// ingest.resolve_notification; prints what it did.  IV401 -> 77,
-/// IV215/IV217/IV308 -> 78, IV218 (a dispatcher still holds it) -> 75.
+/// ingest.resolve_notification; prints what it did.  Refusals are the
+/// database's (sql/ERRCODES.md): not an operator 77; no such notification,
+/// not in doubt, a bad argument 78; a dispatcher still holding it 75.
 Result notify_resolve(std::string const &dsn, ResolveRequest const &request,
                       Logger const &log);
 
