@@ -81,17 +81,7 @@ for step in copy:"copy staging" validate:"validate_batch" publish:"publish_batch
   [[ $(on_b -c "select pg_is_in_recovery()") == f ]] || fail "$name: B was not promoted"
 
   # The new primary holds exactly one publication.
-  expect_eq "$name: published on B" "$records|$total" \
-    "$(on_b -c "select count(*) || '|' || sum(gross_amount) from reporting.invoice where source = '$src'")"
-  expect_eq "$name: versions on B" "$records" \
-    "$(on_b -c "select count(*) from core.invoice_version where source = '$src'")"
-  expect_eq "$name: watermark on B" 2026-11-28 \
-    "$(on_b -c "select business_date from ingest.watermark where source = '$src'")"
-  expect_eq "$name: one notification on B" 1 \
-    "$(on_b -c "select count(*) from ingest.notification as n join ingest.batch as b using (batch_id)
-                where b.source = '$src'")"
-  expect_eq "$name: one batch, published, on B" published \
-    "$(on_b -c "select string_agg(state, ',') from ingest.batch where source = '$src'")"
+  expect_one_publication "$name on B" on_b "$src" "$records" "$total" 2026-11-28
   (PGHOST=$host_b PGPORT=$port_b E2E_DB=postgres check_invariants) || fail "$name: invariants on B"
   own_cluster_stop "$b"
 done

@@ -257,3 +257,23 @@ wait_for() {
   done
   fail "gave up waiting for: $what"
 }
+
+# expect_one_publication LABEL PSQL_FN SOURCE RECORDS TOTAL DATE: on the
+# server PSQL_FN reaches (a function taking psql's -c arguments), SOURCE
+# holds exactly one publication of its DATE batch: the invoices and their
+# total, the versions, the watermark, one notification, one batch, and it
+# published.  The failover tests check the new primary with it.
+expect_one_publication() {
+  local label=$1 on=$2 src=$3 records=$4 total=$5 date=$6
+  expect_eq "$label: published" "$records|$total" \
+    "$($on -c "select count(*) || '|' || sum(gross_amount) from reporting.invoice where source = '$src'")"
+  expect_eq "$label: versions" "$records" \
+    "$($on -c "select count(*) from core.invoice_version where source = '$src'")"
+  expect_eq "$label: watermark" "$date" \
+    "$($on -c "select business_date from ingest.watermark where source = '$src'")"
+  expect_eq "$label: one notification" 1 \
+    "$($on -c "select count(*) from ingest.notification as n join ingest.batch as b using (batch_id)
+               where b.source = '$src'")"
+  expect_eq "$label: one batch, published" published \
+    "$($on -c "select string_agg(state, ',') from ingest.batch where source = '$src'")"
+}
