@@ -7,9 +7,10 @@
 
 #include "io/header_map.hpp"
 
+using loader::io::absent_column;
+using loader::io::HeaderMapping;
 using loader::io::invoice_columns;
 using loader::io::map_header;
-using loader::io::max_extra_columns;
 
 namespace
 {
@@ -26,6 +27,30 @@ Names without(Names names, std::string const &drop)
 {
   names.erase(std::remove(names.begin(), names.end(), drop), names.end());
   return names;
+}
+
+/// The file position of contract column `name`, or absent_column.
+std::size_t position_of(HeaderMapping const &m, std::string const &name)
+{
+  Names const canonical = contract_names();
+  auto const k = static_cast<std::size_t>(
+    std::find(canonical.begin(), canonical.end(), name) - canonical.begin());
+  REQUIRE(k < m.position.size());
+  return m.position[k];
+}
+
+/// Every contract column's position is where names has it.
+void check_positions(HeaderMapping const &m, Names const &names)
+{
+  for (std::string const &c : contract_names())
+  {
+    CAPTURE(c);
+    auto const at = std::find(names.begin(), names.end(), c);
+    std::size_t const want =
+      at == names.end() ? absent_column
+                        : static_cast<std::size_t>(at - names.begin());
+    CHECK(position_of(m, c) == want);
+  }
 }
 
 bool all_printable_ascii(std::string const &s)
@@ -61,7 +86,8 @@ TEST_CASE("header_map: maps the columns by name in any order",
   {
     auto const m = map_header(contract_names(), false);
     CHECK(m.ok());
-    CHECK(m.copy_columns == contract_names());
+    CHECK(m.columns == contract_names());
+    check_positions(m, contract_names());
     CHECK(m.rule().empty());
     CHECK(m.detail().empty());
   }
@@ -71,13 +97,17 @@ TEST_CASE("header_map: maps the columns by name in any order",
     std::reverse(names.begin(), names.end());
     auto m = map_header(names, false);
     CHECK(m.ok());
-    CHECK(m.copy_columns == names);
+    CHECK(m.columns == names);
+    check_positions(m, names);
+    CHECK(position_of(m, "description") == 0);
+    CHECK(position_of(m, "invoice_number") == 11);
 
     std::mt19937 rng{12};
     std::shuffle(names.begin(), names.end(), rng);
     m = map_header(names, false);
     CHECK(m.ok());
-    CHECK(m.copy_columns == names);
+    CHECK(m.columns == names);
+    check_positions(m, names);
   }
   SECTION("optional columns may be absent")
   {
@@ -85,8 +115,11 @@ TEST_CASE("header_map: maps the columns by name in any order",
       without(without(contract_names(), "due_date"), "description");
     auto const m = map_header(names, false);
     CHECK(m.ok());
-    CHECK(m.copy_columns == names);
+    CHECK(m.columns == names);
     CHECK(m.missing_required.empty());
+    CHECK(position_of(m, "due_date") == absent_column);
+    CHECK(position_of(m, "description") == absent_column);
+    check_positions(m, names);
   }
 }
 
@@ -116,7 +149,8 @@ TEST_CASE("header_map: reports missing required columns",
   {
     auto const m = map_header({}, false);
     CHECK(m.missing_required.size() == 10);
-    CHECK(m.copy_columns.empty());
+    CHECK(m.columns.empty());
+    for (std::size_t p : m.position) CHECK(p == absent_column);
   }
 }
 
@@ -156,40 +190,26 @@ TEST_CASE("header_map: rejects unknown columns unless the source allows them",
     CHECK(m.unknown == Names{"colour", "size"});
     CHECK(m.rule() == "header.unknown_column");
     CHECK(m.detail() == "unknown columns colour, size");
-    // A file's own names never become staging column names.
-    CHECK(std::find(m.copy_columns.begin(), m.copy_columns.end(),
-                    "colour") == m.copy_columns.end());
   }
-  SECTION("allowed: staged as extra_N in file order")
+  SECTION("allowed: read past, never staged")
   {
     auto const m = map_header(names, true);
     CHECK(m.ok());
     CHECK(m.unknown.empty());
-    REQUIRE(m.copy_columns.size() == names.size());
-    CHECK(m.copy_columns[0] == "invoice_number");
-    CHECK(m.copy_columns[2] == "extra_1");
-    CHECK(m.copy_columns[3] == "status");
-    CHECK(m.copy_columns.back() == "extra_2");
+    // Only the contract's columns, which moved to make room for them.
+    CHECK(m.columns == contract_names());
+    check_positions(m, names);
+    CHECK(position_of(m, "status") == 3);
+    CHECK(position_of(m, "description") == 12);
   }
-  SECTION("allowed up to the limit of extra columns")
+  SECTION("allowed in any number (the header's own limit is the scanner's)")
   {
     Names many = contract_names();
-    for (std::size_t k = 1; k <= max_extra_columns; ++k)
-      many.push_back("x" + std::to_string(k));
-    auto m = map_header(many, true);
+    for (int k = 1; k <= 40; ++k) many.push_back("x" + std::to_string(k));
+    auto const m = map_header(many, true);
     CHECK(m.ok());
-    CHECK(m.copy_columns.back() ==
-          "extra_" + std::to_string(max_extra_columns));
-
-    many.push_back("one_too_many");
-    m = map_header(many, true);
-    CHECK_FALSE(m.ok());
-    CHECK(m.too_many_unknown);
-    CHECK(m.rule() == "header.too_many_columns");
-    CHECK(m.detail() == std::to_string(max_extra_columns + 1) +
-                          " unknown columns; at most " +
-                          std::to_string(max_extra_columns) +
-                          " are allowed");
+    CHECK(m.rule().empty());
+    CHECK(m.columns == contract_names());
   }
   SECTION("a long list is cut in the detail")
   {
@@ -213,6 +233,8 @@ TEST_CASE("header_map: rejects duplicated columns", "[unit][header_map]")
     CHECK(m.duplicated == Names{"currency"});
     CHECK(m.rule() == "header.duplicate_column");
     CHECK(m.detail() == "duplicate column currency");
+    // The first one maps (the batch is quarantined for the second anyway).
+    CHECK(position_of(m, "currency") == 7);
   }
   SECTION("three times is listed once")
   {

@@ -40,7 +40,10 @@ CopyIn::~CopyIn() noexcept
 
 void CopyIn::write(char const *data, std::size_t size)
 {
-  m_buffer.append(data, size);
+  if (m_buffer.empty() and size >= chunk_bytes)
+    send(data, size); // a caller's whole chunk: no copy into the buffer
+  else
+    m_buffer.append(data, size);
   if (m_buffer.size() >= chunk_bytes) flush();
   if (failpoint_armed("mid_copy") and m_sent + m_buffer.size() > 0)
   {
@@ -51,14 +54,18 @@ void CopyIn::write(char const *data, std::size_t size)
   }
 }
 
+void CopyIn::send(char const *data, std::size_t size)
+{
+  if (PQputCopyData(pg(m_conn), data, static_cast<int>(size)) != 1)
+    throw LoaderError{ErrorKind::transient,
+                      "COPY data could not be sent: " + error_of(pg(m_conn))};
+  m_sent += size;
+}
+
 void CopyIn::flush()
 {
   if (m_buffer.empty()) return;
-  if (PQputCopyData(pg(m_conn), m_buffer.data(),
-                    static_cast<int>(m_buffer.size())) != 1)
-    throw LoaderError{ErrorKind::transient,
-                      "COPY data could not be sent: " + error_of(pg(m_conn))};
-  m_sent += m_buffer.size();
+  send(m_buffer.data(), m_buffer.size());
   m_buffer.clear();
 }
 

@@ -20,7 +20,8 @@ public:
   /// Ends an unfinished COPY with an error, so the transaction can abort.
   ~CopyIn() noexcept;
 
-  /// Buffer bytes; sent when the buffer is full.
+  /// Buffer bytes; sent when the buffer is full (a large write with an
+  /// empty buffer is sent as it is).
   void write(char const *data, std::size_t size);
   void write(std::string const &s) { write(s.data(), s.size()); }
   /// Send the rest and end the COPY; returns the number of rows the
@@ -34,6 +35,7 @@ public:
 
 private:
   void flush();
+  void send(char const *data, std::size_t size);
   void *m_conn; ///< PGconn, kept opaque to callers
   std::string m_buffer;
   std::size_t m_sent = 0;

@@ -11,6 +11,7 @@
 #include "db/copy_in.hpp"
 #include "db/raw_connection.hpp"
 #include "db/session.hpp"
+#include "io/typed_copy.hpp"
 
 namespace loader::db
 {
@@ -135,19 +136,34 @@ Attempt begin_in(pqxx::dbtransaction &tx, BeginArgs const &a)
           parse_batch_state(r[3].as<std::string>()), r[4].as<bool>()};
 }
 
-/// COPY what produce() writes into staging, then ingest.mark_staged, inside
-/// tx.
-void stage_in(pqxx::dbtransaction &tx, std::int64_t batch_id,
-              std::int64_t attempt_id, std::vector<std::string> const &columns,
-              Producer const &produce)
+/// What produce() needs from the database, inside tx: the batch's
+/// business date, the field rules' bits, the currencies.
+StagingContext staging_context(pqxx::dbtransaction &tx, std::int64_t batch_id)
 {
-  std::string sql{"copy staging.invoice_line (batch_id, record_no"};
-  for (std::string const &c : columns) sql += ", " + tx.quote_name(c);
-  sql += ") from stdin (format csv)";
+  StagingContext ctx;
+  ctx.batch_id = batch_id;
+  ctx.business_date =
+    tx.exec_params1("select to_char(business_date, 'YYYY-MM-DD') "
+                    "from ingest.batch_overview where batch_id = $1",
+                    batch_id)[0]
+      .as<std::string>();
+  for (auto const &r : tx.exec("select rule, bit from ingest.field_rule"))
+    ctx.rule_bits.emplace_back(r[0].as<std::string>(), r[1].as<int>());
+  for (auto const &r : tx.exec("select code, minor_unit from ingest.currency"))
+    ctx.minor_units.emplace_back(r[0].as<std::string>(), r[1].as<int>());
+  return ctx;
+}
+
+/// COPY what produce() writes into staging.invoice_valid, then
+/// ingest.mark_staged, inside tx.
+void stage_in(pqxx::dbtransaction &tx, std::int64_t batch_id,
+              std::int64_t attempt_id, Producer const &produce)
+{
+  StagingContext const ctx{staging_context(tx, batch_id)};
   std::uint64_t sent = 0, stored = 0;
   {
-    CopyIn copy{tx, sql};
-    sent = produce(batch_id, [&copy](char const *data, std::size_t size) {
+    CopyIn copy{tx, std::string{io::typed_copy_statement}};
+    sent = produce(ctx, [&copy](char const *data, std::size_t size) {
       throw_if_interrupted("staging (COPY)");
       copy.write(data, size);
     });
@@ -221,16 +237,14 @@ void LoadSteps::record_busy(BeginArgs const &a)
   }
 }
 
-void LoadSteps::stage(
-  std::int64_t batch_id, std::int64_t attempt_id,
-  std::vector<std::string> const &columns,
-  Producer const &produce)
+void LoadSteps::stage(std::int64_t batch_id, std::int64_t attempt_id,
+                      Producer const &produce)
 {
   try
   {
     pqxx::work tx{m_db.cx()};
     CancelOnSignal const cancel{tx};
-    stage_in(tx, batch_id, attempt_id, columns, produce);
+    stage_in(tx, batch_id, attempt_id, produce);
     m_xid = xid_of(tx);
     tx.commit();
   }
@@ -240,10 +254,8 @@ void LoadSteps::stage(
   }
 }
 
-DryRun LoadSteps::dry_run(
-  BeginArgs const &args, std::vector<std::string> const &columns,
-  Producer const &produce,
-  int rejection_limit)
+DryRun LoadSteps::dry_run(BeginArgs const &args, Producer const &produce,
+                          int rejection_limit)
 {
   try
   {
@@ -257,7 +269,7 @@ DryRun LoadSteps::dry_run(
     out.state = at.state;
     if (out.state == BatchState::received)
     {
-      stage_in(tx, at.batch_id, at.attempt_id, columns, produce);
+      stage_in(tx, at.batch_id, at.attempt_id, produce);
       out.state = BatchState::staged;
     }
     if (out.state == BatchState::staged)

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "db/batch_state.hpp"
@@ -107,10 +108,22 @@ struct DryRun
 
 /// Writes bytes into the running COPY.
 using CopyWriter = std::function<void(char const *, std::size_t)>;
-/// Writes the batch's staging rows (each starting "<batch_id>,") into the
-/// COPY; returns the number of records it sent.
-using Producer =
-  std::function<std::uint64_t(std::int64_t batch_id, CopyWriter const &)>;
+
+/// What the staging pass decides the field rules with, read in the
+/// staging transaction before its COPY.
+struct StagingContext
+{
+  std::int64_t batch_id = 0;
+  std::string business_date; ///< YYYY-MM-DD, the batch's
+  /// ingest.field_rule: (rule code, bit of staging.invoice_valid.rules).
+  std::vector<std::pair<std::string, int>> rule_bits;
+  /// ingest.currency: (code, minor unit).
+  std::vector<std::pair<std::string, int>> minor_units;
+};
+/// Writes the batch's rows into the COPY of io::typed_copy_statement (one
+/// per record, text format); returns the number of records it sent.
+using Producer = std::function<std::uint64_t(StagingContext const &,
+                                             CopyWriter const &)>;
 
 struct Resumed
 {
@@ -150,18 +163,17 @@ public:
   /// On a new session: retake the runner lock, read the batch state and
   /// the status of the step transaction whose outcome was lost.
   Resumed resume_attempt(std::int64_t attempt_id);
-  /// One transaction: COPY what produce() writes into staging, then
+  /// One transaction: read the field rules' bits and the currencies,
+  /// COPY what produce() writes into staging.invoice_valid, then
   /// ingest.mark_staged with the record count produce() returns.
   void stage(std::int64_t batch_id, std::int64_t attempt_id,
-             std::vector<std::string> const &columns, Producer const &produce);
+             Producer const &produce);
   Validated validate(std::int64_t batch_id, std::int64_t attempt_id);
   /// `load --dry-run`: register, stage and validate (with reconciliation)
   /// in one transaction that is rolled back, then drop the session (and
   /// the runner lock with it); returns the state the batch would reach and
   /// its first rejections.
-  DryRun dry_run(BeginArgs const &args,
-                 std::vector<std::string> const &columns,
-                 Producer const &produce,
+  DryRun dry_run(BeginArgs const &args, Producer const &produce,
                  int rejection_limit);
   Published publish(std::int64_t batch_id, std::int64_t attempt_id);
   /// ingest.abandon_batch: close a received batch whose file changed while

@@ -97,7 +97,7 @@ Result run_load(std::string const &dsn, LoadRequest const &rq,
 
   io::HeaderMapping const mapping{
     io::map_header(scan.header, source.allow_unknown_columns)};
-  args.columns = mapping.copy_columns;
+  args.columns = mapping.columns;
   if (scan.issue)
     args.problems.push_back({std::string{io::rule_of(scan.issue->problem)},
                              scan.issue->record_no, scan.issue->detail});
@@ -115,7 +115,7 @@ Result run_load(std::string const &dsn, LoadRequest const &rq,
       [&] {
         throw_if_interrupted("the dry run");
         steps.connect();
-        return steps.dry_run(args, args.columns, records_of(in, scan, log),
+        return steps.dry_run(args, records_of(in, scan, log),
                              rejections_shown + 1);
       },
       reset)};
@@ -211,7 +211,7 @@ Result run_load(std::string const &dsn, LoadRequest const &rq,
             std::string const step{step_from(at.state)};
             auto const t0 = std::chrono::steady_clock::now();
             auto result =
-              advance(steps, rq, in, scan, args.columns, at, log);
+              advance(steps, rq, in, scan, at, log);
             log.debug("step finished",
                       {{"step", step},
                        {"batch", at.batch_id},

@@ -1,12 +1,14 @@
 #include "flows/load_step.hpp"
 
 #include <chrono>
-#include <functional>
 
 #include "core/errors.hpp"
 #include "core/failpoint.hpp"
 #include "flows/load_report.hpp"
 #include "flows/progress.hpp"
+#include "io/header_map.hpp"
+#include "io/pipeline.hpp"
+#include "io/record_rules.hpp"
 
 namespace loader::flows::load_detail
 {
@@ -43,30 +45,37 @@ Result quarantined(db::LoadSteps &steps, db::Attempt const &at,
 db::Producer records_of(Input const &in, io::FileScan const &scan,
                         Logger const &log)
 {
-  return [&in, &scan, &log](std::int64_t batch_id,
+  return [&in, &scan, &log](db::StagingContext const &ctx,
                             db::CopyWriter const &write) {
+    // The database's bits and currencies (a rule missing there: config).
+    io::RuleBits const bits{ctx.rule_bits};
+    io::Currencies const currencies{ctx.minor_units};
+    io::HeaderMapping const mapping{io::map_header(scan.header, true)};
+    io::TypedPass pass;
+    pass.batch_id = std::to_string(ctx.batch_id);
+    pass.header = scan.header;
+    pass.mapping = &mapping;
+    pass.bits = &bits;
+    pass.currencies = &currencies;
+    pass.business_date = ctx.business_date;
+
     ProgressLine line{log, "COPY"};
     std::int64_t bytes = 0, records = 0;
     auto const total = static_cast<std::int64_t>(scan.records);
-    std::function<void(char const *, std::size_t)> counted{write};
-    if (line.enabled())
-      counted = [&](char const *data, std::size_t size) {
-        write(data, size);
-        bytes += static_cast<std::int64_t>(size);
-        // io::stream_records ends every record with a write of "\n" alone
-        // (a raw record is never just a line end).
-        if (size == 1 and *data == '\n')
-          line.update(bytes, -1, ++records, total);
-      };
-    io::StreamResult const r{io::stream_records(
-      in.path, std::to_string(batch_id) + ",", counted)};
+    io::TypedResult const r{io::stream_typed_rows(
+      in.path, pass, [&](io::Chunk const &chunk) {
+        write(chunk.bytes.data(), chunk.bytes.size());
+        bytes += static_cast<std::int64_t>(chunk.bytes.size());
+        records += static_cast<std::int64_t>(chunk.records);
+        if (line.enabled()) line.update(bytes, -1, records, total);
+      })};
     line.finish();
-    if (r.sha256 != scan.sha256 or r.issue)
+    if (r.file.sha256 != scan.sha256 or r.file.issue or r.header_changed)
       throw FileChanged{"input " + in.shown +
                         " changed while it was being loaded (SHA-256 " +
-                        r.sha256 + ", expected " + scan.sha256 +
+                        r.file.sha256 + ", expected " + scan.sha256 +
                         "); load it again once it is complete"};
-    return r.records;
+    return r.sent;
   };
 }
 
@@ -74,7 +83,6 @@ db::Producer records_of(Input const &in, io::FileScan const &scan,
 /// the run is over, nothing when there is a next step.
 std::optional<Result> advance(db::LoadSteps &steps, LoadRequest const &rq,
                               Input const &in, io::FileScan const &scan,
-                              std::vector<std::string> const &columns,
                               db::Attempt &at, Logger const &log)
 {
   std::string const batch{std::to_string(at.batch_id)};
@@ -90,8 +98,7 @@ std::optional<Result> advance(db::LoadSteps &steps, LoadRequest const &rq,
   {
     try
     {
-      steps.stage(at.batch_id, at.attempt_id, columns,
-                  records_of(in, scan, log));
+      steps.stage(at.batch_id, at.attempt_id, records_of(in, scan, log));
     }
     catch (FileChanged const &e)
     {

@@ -23,7 +23,6 @@ db::Producer records_of(Input const &in, io::FileScan const &scan,
 /// the run is over, nothing when there is a next step.
 std::optional<Result> advance(db::LoadSteps &steps, LoadRequest const &rq,
                               Input const &in, io::FileScan const &scan,
-                              std::vector<std::string> const &columns,
                               db::Attempt &at, Logger const &log);
 
 /// What the run was doing from a checkpoint, for "interrupted during ...".

@@ -90,29 +90,6 @@ private:
   std::vector<std::string> &m_header;
 };
 
-class CopySink final : public CsvSink
-{
-public:
-  CopySink(std::string const &prefix,
-           std::function<void(char const *, std::size_t)> const &write) :
-          m_prefix{prefix}, m_write{write}
-  {}
-  void on_header(std::vector<std::string> const &) override {}
-  void on_record(std::uint64_t record_no, std::string_view raw) override
-  {
-    m_line.assign(m_prefix);
-    m_line.append(std::to_string(record_no));
-    m_line.push_back(',');
-    m_write(m_line.data(), m_line.size());
-    m_write(raw.data(), raw.size());
-    m_write("\n", 1);
-  }
-
-private:
-  std::string const &m_prefix;
-  std::function<void(char const *, std::size_t)> const &m_write;
-  std::string m_line;
-};
 } // namespace
 
 FileScan scan_file(std::string const &path)
@@ -131,12 +108,9 @@ FileScan scan_file(std::string const &path)
   return out;
 }
 
-StreamResult stream_records(
-  std::string const &path, std::string const &prefix,
-  std::function<void(char const *, std::size_t)> const &write)
+StreamResult stream_file(std::string const &path, CsvSink &sink)
 {
   File f{open_input(path)};
-  CopySink sink{prefix, write};
   CsvScanner scanner{sink};
   Sha256 sha;
   std::uint64_t size = 0;

@@ -1,6 +1,5 @@
 #pragma once
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,19 +25,18 @@ struct FileScan
 /// a regular file, transient when reading fails midway.
 FileScan scan_file(std::string const &path);
 
-/// Pass 2: stream the file again and hand every data record to write() as
-/// "<prefix><record_no>,<raw record>\n" (COPY CSV input).  Returns the
-/// SHA-256 of the bytes read, so the caller can prove the file did not
-/// change since pass 1.
+/// Pass 2: stream the file again through sink (the header, then every
+/// data record, as pass 1 saw them if the file did not change).  Returns
+/// the SHA-256 of the bytes read and the scanner's result, so the caller
+/// can prove the file did not change since pass 1.  Throws as scan_file;
+/// whatever sink throws ends the pass.
 struct StreamResult
 {
   std::string sha256;
   std::uint64_t records = 0;
   std::optional<CsvIssue> issue;
 };
-StreamResult stream_records(
-  std::string const &path, std::string const &prefix,
-  std::function<void(char const *, std::size_t)> const &write);
+StreamResult stream_file(std::string const &path, CsvSink &sink);
 
 /// Read a small text file whole (a manifest); at most max_bytes, UTF-8
 /// without NUL bytes, else LoaderError data (naming the byte offset).

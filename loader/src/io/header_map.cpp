@@ -11,18 +11,9 @@ constexpr std::size_t max_shown_chars = 64;
 /// Names listed per problem in detail(); the rest are counted.
 constexpr std::size_t max_listed_names = 10;
 
-constexpr std::string_view extra_prefix = "extra_";
-
 bool contains(std::vector<std::string> const &v, std::string_view s)
 {
   return std::find(v.begin(), v.end(), s) != v.end();
-}
-
-ColumnSpec const *find_column(std::string_view name)
-{
-  for (auto const &c : invoice_columns())
-    if (c.name == name) return &c;
-  return nullptr;
 }
 
 /// A name from the file, made safe to show: printable ASCII stays, any
@@ -88,8 +79,8 @@ HeaderMapping map_header(std::vector<std::string> const &names,
                          bool allow_unknown_columns)
 {
   HeaderMapping m;
-  m.copy_columns.reserve(names.size());
-  std::size_t extras = 0;
+  m.position.fill(absent_column);
+  auto const &contract = invoice_columns();
   for (std::size_t pos = 0; pos < names.size(); ++pos)
   {
     std::string const &name = names[pos];
@@ -98,25 +89,23 @@ HeaderMapping map_header(std::vector<std::string> const &names,
     if (repeated and not contains(m.duplicated, name))
       m.duplicated.push_back(name);
 
-    if (find_column(name) != nullptr)
+    auto const known =
+      std::find_if(contract.begin(), contract.end(),
+                   [&name](ColumnSpec const &c) { return c.name == name; });
+    if (known != contract.end())
     {
-      m.copy_columns.push_back(name);
+      // A repeated column is a problem of its own; the first one maps.
+      auto const k = static_cast<std::size_t>(known - contract.begin());
+      if (m.position[k] == absent_column)
+      {
+        m.position[k] = pos;
+        m.columns.push_back(name);
+      }
       continue;
     }
-    // Unknown: staged (if at all) as extra_N, never under its own name.
-    ++extras;
-    m.copy_columns.push_back(std::string{extra_prefix} +
-                             std::to_string(extras));
-    if (not allow_unknown_columns)
-    {
-      if (not repeated) m.unknown.push_back(name);
-    }
-    else if (extras > max_extra_columns)
-    {
-      m.too_many_unknown = true;
-    }
+    if (not allow_unknown_columns and not repeated) m.unknown.push_back(name);
   }
-  for (auto const &c : invoice_columns())
+  for (auto const &c : contract)
     if (c.required and not contains(names, c.name))
       m.missing_required.emplace_back(c.name);
   return m;
@@ -125,7 +114,7 @@ HeaderMapping map_header(std::vector<std::string> const &names,
 bool HeaderMapping::ok() const noexcept
 {
   return missing_required.empty() and unknown.empty() and
-         duplicated.empty() and not too_many_unknown;
+         duplicated.empty();
 }
 
 std::string HeaderMapping::rule() const
@@ -133,7 +122,6 @@ std::string HeaderMapping::rule() const
   if (not missing_required.empty()) return "header.missing_column";
   if (not unknown.empty()) return "header.unknown_column";
   if (not duplicated.empty()) return "header.duplicate_column";
-  if (too_many_unknown) return "header.too_many_columns";
   return {};
 }
 
@@ -150,17 +138,6 @@ std::string HeaderMapping::detail() const
   if (not duplicated.empty())
     parts.push_back(phrase("duplicate column", "duplicate columns",
                            duplicated, true));
-  if (too_many_unknown)
-  {
-    auto const n = std::count_if(
-      copy_columns.begin(), copy_columns.end(), [](std::string const &c) {
-        return std::string_view{c}.substr(0, extra_prefix.size()) ==
-               extra_prefix;
-      });
-    parts.push_back(std::to_string(n) + " unknown columns; at most " +
-                    std::to_string(max_extra_columns) + " are allowed");
-  }
-
   std::string out;
   for (auto const &p : parts)
   {

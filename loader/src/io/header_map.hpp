@@ -1,4 +1,6 @@
 #pragma once
+#include <array>
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,20 +15,23 @@ struct ColumnSpec
 };
 std::vector<ColumnSpec> const &invoice_columns();
 
-/// Up to this many unknown columns are kept (extra_1..extra_N) when the
-/// source allows unknown columns.
-inline constexpr std::size_t max_extra_columns = 16;
+/// The position of a contract column the file does not have.
+inline constexpr std::size_t absent_column = static_cast<std::size_t>(-1);
 
-/// How a file's header maps onto staging.invoice_line, by name.
+/// How a file's header maps onto the contract's columns, by name.  Only
+/// the contract's columns are staged: an unknown column a source allows
+/// is read past (it was never validated nor published).
 struct HeaderMapping
 {
-  /// One staging column per file position, in file order: a contract
-  /// column name, or extra_N for an allowed unknown column.
-  std::vector<std::string> copy_columns;
+  /// For each contract column (invoice_columns() order), its field
+  /// position in the file's records, or absent_column.
+  std::array<std::size_t, 12> position{};
+  /// The contract columns the file has, in file order (recorded with the
+  /// batch).
+  std::vector<std::string> columns;
   std::vector<std::string> missing_required; ///< canonical order
   std::vector<std::string> unknown;          ///< file order
   std::vector<std::string> duplicated;       ///< file order, once each
-  bool too_many_unknown = false;
 
   /// True when the file can be staged.
   bool ok() const noexcept;
