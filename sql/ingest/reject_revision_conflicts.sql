@@ -6,7 +6,7 @@
 -- revision) is already published with other content is rejected (rule
 -- revision.conflict) and taken out of staging.invoice_valid.  Contents are
 -- compared by hash form 2 (ingest.content_hash); a version of form 1 is
--- hashed anew as it is read.  Used by
+-- hashed anew as it is read (ingest.key_history, a parallel read).  Used by
 -- validation, and again by publication for what was published while the
 -- batch waited.
 -- Fast path (issue 15 item 5): when the source has no history, or no
@@ -45,19 +45,9 @@ begin
 
   insert into staging.key_version (batch_id, invoice_number, revision, is_current,
                                    content_hash, version_batch_id)
-  select p_batch_id, cv.invoice_number, cv.revision, cv.is_current,
-         -- a version published before migrations/0014 carries hash form 1:
-         -- hashed anew in form 2, as the batch's records are
-         case when cv.content_hash_version = 2 then cv.content_hash
-              else ingest.content_hash(cv.status, cv.document_type, cv.customer_id,
-                                       cv.invoice_date, cv.due_date, cv.currency,
-                                       cv.net_amount, cv.tax_amount, cv.gross_amount,
-                                       cv.description) end,
-         cv.batch_id
-  from (select distinct v.invoice_number from staging.invoice_valid as v
-        where v.batch_id = p_batch_id) as k
-  join core.invoice_version as cv
-    on cv.source = p_source and cv.invoice_number = k.invoice_number;
+  select p_batch_id, h.invoice_number, h.revision, h.is_current, h.content_hash,
+         h.version_batch_id
+  from ingest.key_history(p_batch_id, p_source) as h;
 
   with bad as (
     insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail,
