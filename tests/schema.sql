@@ -197,6 +197,19 @@ CREATE FUNCTION ingest.check_staging_scope() RETURNS trigger
 ALTER FUNCTION ingest.check_staging_scope() OWNER TO invoice_owner;
 
 --
+-- Name: check_typed_staging_scope(); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.check_typed_staging_scope() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.check_typed_staging_scope() OWNER TO invoice_owner;
+
+--
 -- Name: claim_notifications(integer, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -234,6 +247,19 @@ CREATE FUNCTION ingest.consume_replay(p_batch_id bigint, p_attempt_id bigint, p_
 
 
 ALTER FUNCTION ingest.consume_replay(p_batch_id bigint, p_attempt_id bigint, p_manifest jsonb, p_record_count integer, p_control_total numeric) OWNER TO invoice_owner;
+
+--
+-- Name: content_hash(text, text, text, date, date, text, numeric, numeric, numeric, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.content_hash(p_status text, p_document_type text, p_customer_id text, p_invoice_date date, p_due_date date, p_currency text, p_net_amount numeric, p_tax_amount numeric, p_gross_amount numeric, p_description text) RETURNS bytea
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.content_hash(p_status text, p_document_type text, p_customer_id text, p_invoice_date date, p_due_date date, p_currency text, p_net_amount numeric, p_tax_amount numeric, p_gross_amount numeric, p_description text) OWNER TO invoice_owner;
 
 --
 -- Name: failing_records(bigint, date); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -323,6 +349,19 @@ CREATE FUNCTION ingest.is_plain_decimal(p text) RETURNS boolean
 
 
 ALTER FUNCTION ingest.is_plain_decimal(p text) OWNER TO invoice_owner;
+
+--
+-- Name: key_history(bigint, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.key_history(p_batch_id bigint, p_source text) RETURNS TABLE(invoice_number text, revision integer, is_current boolean, content_hash bytea, version_batch_id bigint)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.key_history(p_batch_id bigint, p_source text) OWNER TO invoice_owner;
 
 --
 -- Name: mark_notification(bigint, text, integer, text, text, text, interval); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -441,6 +480,19 @@ CREATE FUNCTION ingest.record_busy_attempt(p_args jsonb) RETURNS boolean
 
 
 ALTER FUNCTION ingest.record_busy_attempt(p_args jsonb) OWNER TO invoice_owner;
+
+--
+-- Name: refuse_unscoped_staging(bigint[]); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.refuse_unscoped_staging(p_batch_ids bigint[]) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.refuse_unscoped_staging(p_batch_ids bigint[]) OWNER TO invoice_owner;
 
 --
 -- Name: reject_revision_conflicts(bigint, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -795,11 +847,13 @@ CREATE TABLE core.invoice_version (
     superseded_at timestamp with time zone,
     published_at timestamp with time zone NOT NULL,
     current_since timestamp with time zone,
+    content_hash_version smallint DEFAULT 1 NOT NULL,
     CONSTRAINT invoice_version_check CHECK ((due_date >= invoice_date)),
     CONSTRAINT invoice_version_check1 CHECK (((net_amount + tax_amount) = gross_amount)),
     CONSTRAINT invoice_version_check2 CHECK (((document_type <> 'INVOICE'::text) OR (gross_amount >= (0)::numeric))),
     CONSTRAINT invoice_version_check3 CHECK (((document_type <> 'CREDIT_NOTE'::text) OR (gross_amount <= (0)::numeric))),
     CONSTRAINT invoice_version_check4 CHECK ((is_current = (superseded_by_batch_id IS NULL))),
+    CONSTRAINT invoice_version_content_hash_version_check CHECK ((content_hash_version = ANY (ARRAY[1, 2]))),
     CONSTRAINT invoice_version_document_type_check CHECK ((document_type = ANY (ARRAY['INVOICE'::text, 'CREDIT_NOTE'::text]))),
     CONSTRAINT invoice_version_revision_check CHECK ((revision >= 0)),
     CONSTRAINT invoice_version_status_check CHECK ((status = ANY (ARRAY['ISSUED'::text, 'VOID'::text])))
@@ -865,7 +919,9 @@ CREATE TABLE core.invoice_version_reverted (
     published_at timestamp with time zone NOT NULL,
     current_since timestamp with time zone,
     reverted_at timestamp with time zone NOT NULL,
-    reverted_by_action bigint NOT NULL
+    reverted_by_action bigint NOT NULL,
+    content_hash_version smallint DEFAULT 1 NOT NULL,
+    CONSTRAINT invoice_version_reverted_content_hash_version_check CHECK ((content_hash_version = ANY (ARRAY[1, 2])))
 );
 
 
@@ -1105,6 +1161,19 @@ CREATE TABLE ingest.currency (
 ALTER TABLE ingest.currency OWNER TO invoice_owner;
 
 --
+-- Name: field_rule; Type: TABLE; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TABLE ingest.field_rule (
+    rule text NOT NULL,
+    "bit" smallint NOT NULL,
+    CONSTRAINT field_rule_bit_check CHECK ((("bit" >= 0) AND ("bit" <= 30)))
+);
+
+
+ALTER TABLE ingest.field_rule OWNER TO invoice_owner;
+
+--
 -- Name: outbox; Type: TABLE; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1230,6 +1299,7 @@ CREATE TABLE ingest.rejection_row (
     rule text NOT NULL,
     detail text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    gross_amount numeric,
     CONSTRAINT rejection_row_record_no_check CHECK ((record_no >= 0))
 );
 
@@ -1479,20 +1549,34 @@ ALTER TABLE staging.invoice_line OWNER TO invoice_owner;
 CREATE UNLOGGED TABLE staging.invoice_valid (
     batch_id bigint NOT NULL,
     record_no integer NOT NULL,
-    invoice_number text NOT NULL,
-    revision integer NOT NULL,
-    status text NOT NULL,
-    document_type text NOT NULL,
-    customer_id text NOT NULL,
-    invoice_date date NOT NULL,
+    invoice_number text,
+    revision integer,
+    status text,
+    document_type text,
+    customer_id text,
+    invoice_date date,
     due_date date,
-    currency text NOT NULL,
-    net_amount numeric NOT NULL,
-    tax_amount numeric NOT NULL,
-    gross_amount numeric NOT NULL,
+    currency text,
+    net_amount numeric,
+    tax_amount numeric,
+    gross_amount numeric,
     description text,
-    content_hash bytea NOT NULL,
-    is_duplicate boolean NOT NULL
+    content_hash bytea,
+    is_duplicate boolean DEFAULT false NOT NULL,
+    rules integer DEFAULT 0 NOT NULL,
+    raw_invoice_number text,
+    raw_revision text,
+    raw_status text,
+    raw_document_type text,
+    raw_customer_id text,
+    raw_invoice_date text,
+    raw_due_date text,
+    raw_currency text,
+    raw_net_amount text,
+    raw_tax_amount text,
+    raw_gross_amount text,
+    raw_description text,
+    CONSTRAINT invoice_valid_complete CHECK (((rules <> 0) OR ((invoice_number IS NOT NULL) AND (revision IS NOT NULL) AND (status IS NOT NULL) AND (document_type IS NOT NULL) AND (customer_id IS NOT NULL) AND (invoice_date IS NOT NULL) AND (currency IS NOT NULL) AND (net_amount IS NOT NULL) AND (tax_amount IS NOT NULL) AND (gross_amount IS NOT NULL) AND (content_hash IS NOT NULL))))
 );
 
 
@@ -1584,6 +1668,22 @@ ALTER TABLE ONLY ingest.batch_transition
 
 ALTER TABLE ONLY ingest.currency
     ADD CONSTRAINT currency_pkey PRIMARY KEY (code);
+
+
+--
+-- Name: field_rule field_rule_bit_key; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.field_rule
+    ADD CONSTRAINT field_rule_bit_key UNIQUE ("bit");
+
+
+--
+-- Name: field_rule field_rule_pkey; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.field_rule
+    ADD CONSTRAINT field_rule_pkey PRIMARY KEY (rule);
 
 
 --
@@ -1942,6 +2042,13 @@ CREATE TRIGGER invoice_line_scope AFTER INSERT ON staging.invoice_line REFERENCI
 
 
 --
+-- Name: invoice_valid invoice_valid_scope; Type: TRIGGER; Schema: staging; Owner: invoice_owner
+--
+
+CREATE TRIGGER invoice_valid_scope AFTER INSERT ON staging.invoice_valid REFERENCING NEW TABLE AS staged FOR EACH STATEMENT EXECUTE FUNCTION ingest.check_typed_staging_scope();
+
+
+--
 -- Name: invoice_version_period invoice_version_period_restored_by_action_fkey; Type: FK CONSTRAINT; Schema: core; Owner: invoice_owner
 --
 
@@ -2185,6 +2292,13 @@ REVOKE ALL ON FUNCTION ingest.check_staging_scope() FROM PUBLIC;
 
 
 --
+-- Name: FUNCTION check_typed_staging_scope(); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.check_typed_staging_scope() FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION claim_notifications(p_limit integer, p_claimer text); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -2204,6 +2318,13 @@ REVOKE ALL ON FUNCTION ingest.clear_typed_staging(p_batch_id bigint) FROM PUBLIC
 --
 
 REVOKE ALL ON FUNCTION ingest.consume_replay(p_batch_id bigint, p_attempt_id bigint, p_manifest jsonb, p_record_count integer, p_control_total numeric) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION content_hash(p_status text, p_document_type text, p_customer_id text, p_invoice_date date, p_due_date date, p_currency text, p_net_amount numeric, p_tax_amount numeric, p_gross_amount numeric, p_description text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.content_hash(p_status text, p_document_type text, p_customer_id text, p_invoice_date date, p_due_date date, p_currency text, p_net_amount numeric, p_tax_amount numeric, p_gross_amount numeric, p_description text) FROM PUBLIC;
 
 
 --
@@ -2256,6 +2377,13 @@ REVOKE ALL ON FUNCTION ingest.is_iso_date(p text) FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION ingest.is_plain_decimal(p text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION key_history(p_batch_id bigint, p_source text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.key_history(p_batch_id bigint, p_source text) FROM PUBLIC;
 
 
 --
@@ -2323,6 +2451,14 @@ REVOKE ALL ON FUNCTION ingest.quarantine_batch(p_batch_id bigint, p_from text, p
 
 REVOKE ALL ON FUNCTION ingest.record_busy_attempt(p_args jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION ingest.record_busy_attempt(p_args jsonb) TO invoice_loader;
+
+
+--
+-- Name: FUNCTION refuse_unscoped_staging(p_batch_ids bigint[]); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.refuse_unscoped_staging(p_batch_ids bigint[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.refuse_unscoped_staging(p_batch_ids bigint[]) TO invoice_loader;
 
 
 --
@@ -2568,6 +2704,14 @@ GRANT SELECT ON TABLE ingest.currency TO invoice_operator;
 
 
 --
+-- Name: TABLE field_rule; Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+GRANT SELECT ON TABLE ingest.field_rule TO invoice_loader;
+GRANT SELECT ON TABLE ingest.field_rule TO invoice_operator;
+
+
+--
 -- Name: TABLE notification; Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -2654,6 +2798,13 @@ GRANT SELECT ON TABLE reporting.invoice_version TO invoice_operator;
 --
 
 GRANT INSERT ON TABLE staging.invoice_line TO invoice_loader;
+
+
+--
+-- Name: TABLE invoice_valid; Type: ACL; Schema: staging; Owner: invoice_owner
+--
+
+GRANT INSERT ON TABLE staging.invoice_valid TO invoice_loader;
 
 
 --

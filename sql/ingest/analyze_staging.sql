@@ -26,7 +26,10 @@ begin
   -- (amounts, descriptions, the sixteen extra_N) would triple its cost
   case p_step
     when 'validation' then
+      -- raw rows (the SQL path) or the loader's typed rows, whichever the
+      -- batch has
       analyze staging.invoice_line (batch_id, record_no, invoice_number, currency);
+      analyze staging.invoice_valid (batch_id, record_no, invoice_number, revision, rules);
     when 'publication' then
       analyze staging.invoice_valid (batch_id, record_no, invoice_number, revision, is_duplicate);
     else

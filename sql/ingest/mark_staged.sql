@@ -1,11 +1,13 @@
 -- ingest.mark_staged: the loader's checkpoint after COPY, called in the same
--- transaction as the COPY into staging.invoice_line.  Verifies that the
--- server stored exactly the records the loader sent (a PostgreSQL 15 COPY
--- stops silently at a \. line), then moves the batch received -> staged.
+-- transaction as the COPY into staging (the loader's typed rows into
+-- staging.invoice_valid, or raw rows into staging.invoice_line).  Verifies
+-- that the server stored exactly the records the loader sent (a PostgreSQL
+-- 15 COPY stops silently at a \. line), then moves the batch received ->
+-- staged.
 -- p_copied is the row count of the COPY's command tag, the server's own
 -- account of what that COPY stored in this transaction; without it (a
--- caller that staged rows some other way) the batch's rows are counted,
--- which costs a scan of them (0.3 s per million).
+-- caller that staged rows some other way) the batch's rows in both tables
+-- are counted, which costs a scan of them (0.3 s per million).
 -- Errors: IV204 stored count differs from the sent count; IV201/IV208 as
 -- ingest.transition.
 create or replace function ingest.mark_staged(
@@ -25,7 +27,9 @@ begin
   if p_copied is not null then
     v_stored := p_copied;
   else
-    select count(*) into v_stored from staging.invoice_line as l where l.batch_id = p_batch_id;
+    select (select count(*) from staging.invoice_line as l where l.batch_id = p_batch_id)
+           + (select count(*) from staging.invoice_valid as v where v.batch_id = p_batch_id)
+      into v_stored;
   end if;
   if v_stored is distinct from p_sent then
     raise exception 'batch %: the server stored % records, the loader sent %',

@@ -83,10 +83,10 @@ begin
 
   -- The staging tables are unlogged: after a server crash the rows this
   -- checkpoint stands on are gone, and the batch is staged again.
-  if (v_batch.staged_count > 0
-      and not exists (select from staging.invoice_line as l where l.batch_id = p_batch_id))
-     or (v_batch.accepted_count > 0
-         and not exists (select from staging.invoice_valid as v where v.batch_id = p_batch_id)) then
+  -- (Only the typed rows: the raw ones are not needed any more, and the
+  -- loader's path never writes them.)
+  if v_batch.accepted_count > 0
+     and not exists (select from staging.invoice_valid as v where v.batch_id = p_batch_id) then
     perform ingest.restage_lost_batch(p_batch_id, 'validated', p_attempt_id);
     return query select 'restage'::text, 'received'::text, null::jsonb;
     return;
@@ -144,11 +144,11 @@ begin
     insert into core.invoice_version (source, invoice_number, revision, status, document_type,
                                       customer_id, invoice_date, due_date, currency, net_amount,
                                       tax_amount, gross_amount, description, content_hash,
-                                      batch_id, record_no, is_current, supersedes_revision,
+                                      content_hash_version, batch_id, record_no, is_current, supersedes_revision,
                                       superseded_by_batch_id, superseded_at, published_at)
     select v_batch.source, n.invoice_number, n.revision, n.status, n.document_type,
            n.customer_id, n.invoice_date, n.due_date, n.currency, n.net_amount, n.tax_amount,
-           n.gross_amount, n.description, n.content_hash, p_batch_id, n.record_no,
+           n.gross_amount, n.description, n.content_hash, 2, p_batch_id, n.record_no,
            n.wins, case when n.wins then n.prev_revision end,
            -- not winning: superseded by this batch's winner of the key, or
            -- (a late revision) by the batch of the version current at arrival
@@ -211,13 +211,13 @@ begin
      and e.invoice_number = v.invoice_number and e.revision = v.revision
     where v.batch_id = p_batch_id;
 
-    select sum(case when ingest.is_plain_decimal(l.gross_amount)
-                    then l.gross_amount::numeric end)
-      into v_rejected_gross
-    from staging.invoice_line as l
-    where l.batch_id = p_batch_id
-      and exists (select from ingest.rejection_row as r
-                  where r.batch_id = p_batch_id and r.record_no = l.record_no);
+    -- The rejected records' readable gross amounts, as validation (or the
+    -- conflict check above) recorded them with their rejection rows.
+    select sum(r.gross_amount) into v_rejected_gross
+    from (select distinct on (x.record_no) x.gross_amount
+          from ingest.rejection_row as x
+          where x.batch_id = p_batch_id and x.record_no > 0
+          order by x.record_no) as r;
     v_rejected_gross := coalesce(v_rejected_gross, 0);
     v_counts := v_counts || jsonb_build_object('rejected_gross', v_rejected_gross,
                                                'control_total', v_batch.control_total);

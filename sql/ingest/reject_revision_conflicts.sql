@@ -4,7 +4,9 @@
 -- so it must be called in the publishing transaction before the merge).
 -- Then every typed, accepted record of the batch whose (invoice_number,
 -- revision) is already published with other content is rejected (rule
--- revision.conflict) and taken out of staging.invoice_valid.  Used by
+-- revision.conflict) and taken out of staging.invoice_valid.  Contents are
+-- compared by hash form 2 (ingest.content_hash); a version of form 1 is
+-- hashed anew as it is read (ingest.key_history, a parallel read).  Used by
 -- validation, and again by publication for what was published while the
 -- batch waited.
 -- Fast path (issue 15 item 5): when the source has no history, or no
@@ -43,17 +45,17 @@ begin
 
   insert into staging.key_version (batch_id, invoice_number, revision, is_current,
                                    content_hash, version_batch_id)
-  select p_batch_id, cv.invoice_number, cv.revision, cv.is_current, cv.content_hash, cv.batch_id
-  from (select distinct v.invoice_number from staging.invoice_valid as v
-        where v.batch_id = p_batch_id) as k
-  join core.invoice_version as cv
-    on cv.source = p_source and cv.invoice_number = k.invoice_number;
+  select p_batch_id, h.invoice_number, h.revision, h.is_current, h.content_hash,
+         h.version_batch_id
+  from ingest.key_history(p_batch_id, p_source) as h;
 
   with bad as (
-    insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail)
+    insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail,
+                                      gross_amount)
     select p_batch_id, v.record_no, v.invoice_number, 'revision.conflict',
            format('invoice %s revision %s was published by batch %s with different content',
-                  v.invoice_number, v.revision, h.version_batch_id)
+                  v.invoice_number, v.revision, h.version_batch_id),
+           v.gross_amount
     from staging.invoice_valid as v
     join staging.key_version as h
       on h.batch_id = p_batch_id and h.invoice_number = v.invoice_number

@@ -99,11 +99,11 @@ begin
   insert into core.invoice_version_reverted
     (source, invoice_number, revision, status, document_type, customer_id, invoice_date,
      due_date, currency, net_amount, tax_amount, gross_amount, description, content_hash,
-     batch_id, record_no, is_current, supersedes_revision, superseded_by_batch_id,
+     content_hash_version, batch_id, record_no, is_current, supersedes_revision, superseded_by_batch_id,
      superseded_at, published_at, current_since, reverted_at, reverted_by_action)
   select g.source, g.invoice_number, g.revision, g.status, g.document_type, g.customer_id,
          g.invoice_date, g.due_date, g.currency, g.net_amount, g.tax_amount, g.gross_amount,
-         g.description, g.content_hash, g.batch_id, g.record_no, g.is_current,
+         g.description, g.content_hash, g.content_hash_version, g.batch_id, g.record_no, g.is_current,
          g.supersedes_revision, g.superseded_by_batch_id, g.superseded_at, g.published_at,
          g.current_since, v_ts, v_action.action_id
   from gone as g;

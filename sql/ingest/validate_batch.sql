@@ -1,11 +1,17 @@
 -- ingest.validate_batch: check every staged record of a batch against the
--- contract's rules (CONTRACT.md section 2; ingest.failing_records),
--- set-based, pattern before cast; keep the typed accepted records in
--- staging.invoice_valid; reject revisions that conflict with history;
+-- contract's rules (CONTRACT.md section 2); keep the typed accepted records
+-- in staging.invoice_valid; reject revisions that conflict with history;
 -- reconcile with the manifest (record count, distinct keys, control total,
 -- and net_total and tax_total when the manifest has them);
 -- then move the batch staged -> validated, or staged -> quarantined with
 -- the reasons.
+-- The per-record field rules are decided by the loader in its pass over
+-- the file, which COPYs typed rows with the bits of the rules each record
+-- fails (ingest.field_rule) into staging.invoice_valid; for raw rows in
+-- staging.invoice_line (staged without the loader, e.g. by psql) they are
+-- decided here, set-based, pattern before cast (ingest.failing_records).
+-- Both ways give the same rejections and typed rows (the e2e test
+-- field_rules__loader_and_sql_agree_on_the_corpus).
 -- One rejection row per failed rule per record (rule codes: sql/ERRCODES.md).
 -- Policy: all-or-nothing quarantines on any rejected record; partial allows
 -- up to the source's max_rejected_share.
@@ -45,6 +51,9 @@ declare
   v_expect_part text;
   v_part_sum   numeric;
   v_part_unreadable integer;
+  v_raw        bigint;
+  v_typed      bigint;
+  v_typed_path boolean;
 begin
   select * into v_batch from ingest.batch as b where b.batch_id = p_batch_id for update;
   if not found then
@@ -60,19 +69,32 @@ begin
   end if;
   select * into v_source from ingest.source as s where s.source = v_batch.source;
 
-  select count(*) into v_staged from staging.invoice_line as l where l.batch_id = p_batch_id;
-  if v_staged is distinct from v_batch.staged_count then
+  -- The batch's records are either typed rows from the loader's COPY
+  -- (staging.invoice_valid, each with the field rules it fails) or raw
+  -- rows staged some other way (staging.invoice_line, the SQL path).
+  select count(*) into v_raw from staging.invoice_line as l where l.batch_id = p_batch_id;
+  select count(*) into v_typed from staging.invoice_valid as v where v.batch_id = p_batch_id;
+  v_staged := v_raw + v_typed;
+  if v_staged is distinct from v_batch.staged_count or (v_raw > 0 and v_typed > 0) then
     -- emptied by a server crash (unlogged), or rows written next to the
     -- batch's own: the checkpoint does not hold; stage again
     perform ingest.restage_lost_batch(p_batch_id, 'staged', p_attempt_id);
     return query select 'received'::text, null::integer, null::integer;
     return;
   end if;
+  v_typed_path := v_typed > 0;
 
-  -- 1. The records that fail a field rule (ingest.failing_records, a
-  --    parallel scan): one rejection row per rule they fail, with the
-  --    sentence for a clerk.
-  insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail)
+  -- 0. What reconciliation compares with the manifest, over every record
+  --    (before the rejected ones leave staging.invoice_valid).
+  select * into v_totals from ingest.staged_totals(p_batch_id) as t;
+
+  -- 1. The records that fail a field rule: one rejection row per rule
+  --    they fail, with the sentence for a clerk and the record's readable
+  --    gross amount.  The loader decided the rules in its pass (the bits of
+  --    ingest.field_rule, the fields as in the file in raw_*); raw rows are
+  --    checked here (ingest.failing_records, a parallel scan).
+  insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail,
+                                    gross_amount)
   select p_batch_id, l.record_no, ingest.printable(left(l.invoice_number, 64)), rule,
          -- values from the file, never raw control characters
          ingest.printable(case rule
@@ -114,39 +136,59 @@ begin
            when 'gross_amount.sign' then
              format('gross_amount %s has the wrong sign for a %s', l.gross_amount, l.document_type)
            else split_part(rule, '.', 1) || ' is empty'  -- the <column>.missing rules
-         end)
-  from ingest.failing_records(p_batch_id, v_batch.business_date) as f
-  join staging.invoice_line as l on l.batch_id = p_batch_id and l.record_no = f.record_no
+         end),
+         l.gross
+  from (select f.record_no, f.rules, r.invoice_number, r.revision, r.status, r.document_type,
+               r.invoice_date, r.due_date, r.currency, r.net_amount, r.tax_amount,
+               r.gross_amount,
+               case when ingest.is_plain_decimal(r.gross_amount)
+                    then r.gross_amount::numeric end as gross
+        from ingest.failing_records(p_batch_id, v_batch.business_date) as f
+        join staging.invoice_line as r on r.batch_id = p_batch_id and r.record_no = f.record_no
+        where not v_typed_path
+        union all
+        select v.record_no,
+               array(select fr.rule from ingest.field_rule as fr
+                     where v.rules & (1 << fr.bit) <> 0 order by fr.bit),
+               v.raw_invoice_number, v.raw_revision, v.raw_status, v.raw_document_type,
+               v.raw_invoice_date, v.raw_due_date, v.raw_currency, v.raw_net_amount,
+               v.raw_tax_amount, v.raw_gross_amount, v.gross_amount
+        from staging.invoice_valid as v
+        where v_typed_path and v.batch_id = p_batch_id and v.rules <> 0) as l
   left join ingest.currency as c on c.code = l.currency
-  cross join lateral unnest(f.rules) as rule;
+  cross join lateral unnest(l.rules) as rule;
 
-  -- 2. Typed copies of the others, amounts at the currency's scale.  Every
-  --    value here passed its pattern in step 1, so these are the casts of
+  -- 2. The loader's rows: the rejected ones leave (what is left is what
+  --    the loader typed, canonical and hashed).  Raw rows: typed copies of
+  --    the others, amounts at the currency's scale.  Every value here
+  --    passed its pattern in step 1, so these are the casts of
   --    ingest.failing_records on text they accept.
-  insert into staging.invoice_valid (batch_id, record_no, invoice_number, revision, status,
-                                     document_type, customer_id, invoice_date, due_date, currency,
-                                     net_amount, tax_amount, gross_amount, description,
-                                     content_hash, is_duplicate)
-  select p_batch_id, t.record_no, t.invoice_number, t.revision, t.status, t.document_type,
-         t.customer_id, t.invoice_date, t.due_date, t.currency, t.net, t.tax, t.gross,
-         t.description,
-         sha256(convert_to(jsonb_build_array(t.status, t.document_type, t.customer_id,
-                                             t.invoice_date, t.due_date, t.currency,
-                                             t.net, t.tax, t.gross, t.description)::text,
-                           'UTF8')),
-         false
-  from (select l.record_no, l.invoice_number, l.revision::integer as revision, l.status,
-               l.document_type, l.customer_id, l.invoice_date::date as invoice_date,
-               nullif(l.due_date, '')::date as due_date, l.currency,
-               round(l.net_amount::numeric, c.minor_unit) as net,
-               round(l.tax_amount::numeric, c.minor_unit) as tax,
-               round(l.gross_amount::numeric, c.minor_unit) as gross,
-               nullif(l.description, '') as description
-        from staging.invoice_line as l
-        join ingest.currency as c on c.code = l.currency
-        where l.batch_id = p_batch_id
-          and not exists (select from ingest.rejection_row as r
-                          where r.batch_id = p_batch_id and r.record_no = l.record_no)) as t;
+  if v_typed_path then
+    delete from staging.invoice_valid as v where v.batch_id = p_batch_id and v.rules <> 0;
+  else
+    insert into staging.invoice_valid (batch_id, record_no, invoice_number, revision, status,
+                                       document_type, customer_id, invoice_date, due_date, currency,
+                                       net_amount, tax_amount, gross_amount, description,
+                                       content_hash, is_duplicate)
+    select p_batch_id, t.record_no, t.invoice_number, t.revision, t.status, t.document_type,
+           t.customer_id, t.invoice_date, t.due_date, t.currency, t.net, t.tax, t.gross,
+           t.description,
+           ingest.content_hash(t.status, t.document_type, t.customer_id, t.invoice_date,
+                               t.due_date, t.currency, t.net, t.tax, t.gross, t.description),
+           false
+    from (select l.record_no, l.invoice_number, l.revision::integer as revision, l.status,
+                 l.document_type, l.customer_id, l.invoice_date::date as invoice_date,
+                 nullif(l.due_date, '')::date as due_date, l.currency,
+                 round(l.net_amount::numeric, c.minor_unit) as net,
+                 round(l.tax_amount::numeric, c.minor_unit) as tax,
+                 round(l.gross_amount::numeric, c.minor_unit) as gross,
+                 nullif(l.description, '') as description
+          from staging.invoice_line as l
+          join ingest.currency as c on c.code = l.currency
+          where l.batch_id = p_batch_id
+            and not exists (select from ingest.rejection_row as r
+                            where r.batch_id = p_batch_id and r.record_no = l.record_no)) as t;
+  end if;
 
   -- 3. The same (invoice_number, revision) more than once in the file:
   --    identical records count once (the first is kept, the others are
@@ -169,11 +211,12 @@ begin
   if found then
     with k as materialized (
       select y.tid, y.record_no, y.invoice_number, y.revision, y.first_record, y.records,
+             y.gross_amount,
              bool_or(y.content_hash <> y.first_hash)
                over (partition by y.invoice_number, y.revision) as conflicting
       from (select x.*
             from (select v.ctid as tid, v.record_no, v.invoice_number, v.revision,
-                         v.content_hash,
+                         v.content_hash, v.gross_amount,
                          count(*) over w as copies,
                          first_value(v.record_no) over w as first_record,
                          first_value(v.content_hash) over w as first_hash,
@@ -184,10 +227,12 @@ begin
                                rows between unbounded preceding and unbounded following)) as x
             where x.copies > 1) as y),
     conflicting as (
-      insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail)
+      insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail,
+                                        gross_amount)
       select p_batch_id, k.record_no, k.invoice_number, 'duplicate.conflict',
              format('invoice %s revision %s appears with different content in records %s',
-                    k.invoice_number, k.revision, k.records)
+                    k.invoice_number, k.revision, k.records),
+             k.gross_amount
       from k
       where k.conflicting
       returning record_no),
@@ -204,8 +249,7 @@ begin
   -- 4. Revisions are immutable: a published (key, revision) with other content.
   perform ingest.reject_revision_conflicts(p_batch_id, v_batch.source);
 
-  -- 5. Reconciliation against the manifest.
-  select * into v_totals from ingest.staged_totals(p_batch_id) as t;
+  -- 5. Reconciliation against the manifest (totals of step 0).
   v_keys := v_totals.distinct_keys;
   v_sum := v_totals.gross_sum;
   v_unreadable := v_totals.unreadable;

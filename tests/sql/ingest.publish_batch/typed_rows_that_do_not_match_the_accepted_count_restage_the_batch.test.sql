@@ -11,8 +11,12 @@ select tests.make_source() as source \gset
 select batch_id from tests.stage_batch(:'source', tests.d(), tests.seed_lines(20)) \gset
 select state as validated from tests.validate(:batch_id) \gset
 
+-- as the owner: any other role's row for a validated batch is refused
+-- (IV221, staging.invoice_valid_scope)
+set local role invoice_owner;
 insert into staging.invoice_valid
 select * from staging.invoice_valid as v where v.batch_id = :batch_id and v.record_no = 1;
+reset role;
 
 select * from tests.publish(:batch_id) \gset wedged_
 select is(format('%s: %s %s', :'validated', :'wedged_outcome', :'wedged_state'),

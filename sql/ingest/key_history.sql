@@ -1,0 +1,36 @@
+-- ingest.key_history: what history holds for the keys of a batch (every
+-- published version of each distinct invoice number of its typed rows),
+-- with each version's content hash in form 2 (a form-1 version, published
+-- before migrations/0014, is hashed anew).  The read behind
+-- staging.key_version (ingest.reject_revision_conflicts).
+-- RETURN QUERY, so that PostgreSQL may run the join in parallel workers
+-- (an INSERT ... SELECT never does; docs/PERFORMANCE.md): over a long
+-- history the read is a hash join of the batch's keys with a scan of the
+-- source's versions.
+-- Internal: no EXECUTE grants.
+-- Errors: none.
+create or replace function ingest.key_history(p_batch_id bigint, p_source text)
+returns table (invoice_number text, revision integer, is_current boolean, content_hash bytea,
+               version_batch_id bigint)
+language plpgsql
+stable
+set search_path = ''
+as $$
+begin
+  return query
+  select cv.invoice_number, cv.revision, cv.is_current,
+         case when cv.content_hash_version = 2 then cv.content_hash
+              else ingest.content_hash(cv.status, cv.document_type, cv.customer_id,
+                                       cv.invoice_date, cv.due_date, cv.currency,
+                                       cv.net_amount, cv.tax_amount, cv.gross_amount,
+                                       cv.description) end,
+         cv.batch_id
+  from (select distinct v.invoice_number from staging.invoice_valid as v
+        where v.batch_id = p_batch_id) as k
+  join core.invoice_version as cv
+    on cv.source = p_source and cv.invoice_number = k.invoice_number;
+end;
+$$;
+comment on function ingest.key_history(bigint, text) is
+  E'The published versions of a batch''s keys, hashes in form 2 (parallel read).\nErrors: none.';
+revoke all on function ingest.key_history(bigint, text) from public;
