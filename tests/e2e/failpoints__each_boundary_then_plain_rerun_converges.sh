@@ -34,7 +34,7 @@ for c in $cases; do
   fi
   if [[ $point == mid_copy ]]; then
     expect_eq "mid_copy: no staged rows survive" 0 \
-      "$(q "select count(*) from staging.invoice_line as l join ingest.batch as b using (batch_id) where b.source = '$src'")"
+      "$(q "select count(*) from staging.invoice_valid as v join ingest.batch as b using (batch_id) where b.source = '$src'")"
   fi
 
   load --source "$src" --business-date 2026-11-28 --input "$csv"

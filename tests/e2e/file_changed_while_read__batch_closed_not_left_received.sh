@@ -17,7 +17,7 @@ csv=$("$REPO/scripts/gen-invoices.sh" "$WORK" 2026-11-28 300000)
 pid=$!
 for ((i = 0; i < 600; i++)); do
   [[ $(q "select count(*) from pg_stat_activity where application_name = 'invoice-loader'
-          and state = 'active' and query ilike 'copy staging.invoice_line%'") -gt 0 ]] && break
+          and state = 'active' and query ilike 'copy staging.invoice_valid%'") -gt 0 ]] && break
   kill -0 "$pid" 2>/dev/null || fail "the loader ended before its COPY"
   sleep 0.05
 done
@@ -41,7 +41,7 @@ expect_output_has "changed while it was being loaded"
 expect_eq "the batch is closed, not left received" "quarantined|batch.abandoned" \
   "$(q "select b.state || '|' || r.rule from ingest.batch as b
         join ingest.rejection as r using (batch_id)")"
-expect_eq "nothing staged of it" 0 "$(q 'select count(*) from staging.invoice_line')"
+expect_eq "nothing staged of it" 0 "$(q 'select count(*) from staging.invoice_valid')"
 expect_eq "nothing published" "0 invoices, 0 gross" "$(published_state)"
 expect_eq "watermark" none "$(watermark_of acme-erp)"
 expect_eq "no received batch left" 0 "$(q "select count(*) from ingest.batch where state = 'received'")"

@@ -30,7 +30,7 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 expect_eq "state after the kill" received "$(q 'select state from ingest.batch_overview')"
-expect_eq "nothing staged survives" 0 "$(q 'select count(*) from staging.invoice_line')"
+expect_eq "nothing staged survives" 0 "$(q 'select count(*) from staging.invoice_valid')"
 expect_eq "nothing visible" 0 "$(q 'select count(*) from reporting.invoice')"
 
 load --source acme-erp --business-date 2026-11-28 --input "$csv"

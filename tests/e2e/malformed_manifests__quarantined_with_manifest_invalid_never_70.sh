@@ -34,7 +34,7 @@ for kind in nul utf8 deep; do
   expect_eq "$kind: manifest.invalid stored" 1 \
     "$(q "select count(*) from ingest.rejection where batch_id = $batch
           and record_no = 0 and rule = 'manifest.invalid'")"
-  expect_eq "$kind: nothing staged" 0 "$(q "select count(*) from staging.invoice_line where batch_id = $batch")"
+  expect_eq "$kind: nothing staged" 0 "$(q "select count(*) from staging.invoice_valid where batch_id = $batch")"
   expect_eq "$kind: notifications" batch_quarantined \
     "$(q "select string_agg(kind, ',') from ingest.notification where batch_id = $batch")"
 done

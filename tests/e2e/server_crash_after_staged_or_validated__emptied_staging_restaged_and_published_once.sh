@@ -35,7 +35,7 @@ for c in $cases; do
   batch=$(q "select batch_id from ingest.batch where source = '$src'")
   expect_eq "$point: state after the kill" "$left" "$(q "select state from ingest.batch where batch_id = $batch")"
   expect_eq "$point: staged rows before the crash" 20 \
-    "$(q "select count(*) from staging.invoice_line where batch_id = $batch")"
+    "$(q "select count(*) from staging.invoice_valid where batch_id = $batch")"
 
   crash_server
   expect_eq "$point: the checkpoint survives the crash" "$left" \

@@ -54,9 +54,9 @@ interrupt() {
   expect_eq "watermark after SIG$signal" none "$(watermark_of acme-erp)"
 }
 
-interrupt TERM 'copy staging.invoice_line%' 'staging (COPY)'
+interrupt TERM 'copy staging.invoice_valid%' 'staging (COPY)'
 expect_eq "state after an interrupted COPY" received "$(q 'select state from ingest.batch')"
-expect_eq "staged rows after an interrupted COPY" 0 "$(q 'select count(*) from staging.invoice_line')"
+expect_eq "staged rows after an interrupted COPY" 0 "$(q 'select count(*) from staging.invoice_valid')"
 
 # The same file again at once: staged now, and stopped in validation.
 interrupt INT '%ingest.validate_batch%' validation

@@ -43,7 +43,8 @@ batch=$(q "set role invoice_loader;
              'host', 'lost-host', 'pid', 1, 'file_records', 20))")
 expect_eq "received batch: stray insert" "NOTICE:  sqlstate IV221" "$(stray_insert "$batch")"
 expect_eq "no such batch: stray insert" "NOTICE:  sqlstate IV221" "$(stray_insert 999999)"
-expect_eq "nothing staged" 0 "$(q "select count(*) from staging.invoice_line")"
+expect_eq "nothing staged" 0 "$(q "select (select count(*) from staging.invoice_line)
+                                           + (select count(*) from staging.invoice_valid)")"
 load --source acme-erp --business-date 2026-11-28 --input "$csv"
 expect_rc 0
 expect_eq "published" "20 invoices, 4200.00 gross" "$(published_state)"
@@ -61,16 +62,18 @@ set -e
 batch2=$(q "select batch_id from ingest.batch_overview where source = 'other-erp'")
 expect_eq "killed after staged" staged "$(q "select state from ingest.batch_overview where batch_id = $batch2")"
 expect_eq "staged batch: stray insert" "NOTICE:  sqlstate IV221" "$(stray_insert "$batch2")"
-expect_eq "staged rows untouched" 20 "$(q "select count(*) from staging.invoice_line where batch_id = $batch2")"
+expect_eq "staged rows untouched" 20 "$(q "select count(*) from staging.invoice_valid where batch_id = $batch2")"
 
-# 3. The owner writes a row next to it anyway (past the trigger): the
-#    batch is wedged as a loader session could wedge it before 0011.
+# 3. The owner writes a raw row next to its typed ones anyway (past the
+#    trigger): the batch is wedged as a loader session could wedge it
+#    before 0011.
 psql -X -q -v ON_ERROR_STOP=1 -d "$E2E_DB" <<SQL
 set session_replication_role = replica;
 insert into staging.invoice_line (batch_id, record_no, invoice_number)
 values ($batch2, 21, 'STRAY-2');
 SQL
-expect_eq "wedged" 21 "$(q "select count(*) from staging.invoice_line where batch_id = $batch2")"
+expect_eq "wedged" "1|20" "$(q "select (select count(*) from staging.invoice_line where batch_id = $batch2)
+                                  || '|' || (select count(*) from staging.invoice_valid where batch_id = $batch2)")"
 
 coproc LISTENER { psql -X -qAt -d "$E2E_DB" 2>&1; }
 # bash unsets LISTENER_PID when the coprocess ends: keep it.
@@ -88,7 +91,7 @@ expect_eq "checkpoints" "received staged received staged validated published" \
 expect_eq "the reason names the mismatch" 1 \
   "$(q "select count(*) from ingest.batch_event where batch_id = $batch2
         and from_state = 'staged' and to_state = 'received'
-        and detail ->> 'reason' like 'staged records do not match the checkpoint (21 raw rows for 20%'")"
+        and detail ->> 'reason' like 'staged records do not match the checkpoint (1 raw rows for 20 staged records, 20 typed rows%'")"
 expect_eq "the stray row is gone" 0 \
   "$(q "select count(*) from staging.invoice_line where invoice_number like 'STRAY-%'")"
 expect_eq "one publication" 1 \
