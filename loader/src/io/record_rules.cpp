@@ -1,8 +1,9 @@
 #include "io/record_rules.hpp"
 
 #include <algorithm>
+#include <charconv>
 
-#include <openssl/sha.h>
+#include <openssl/evp.h>
 
 #include "core/errors.hpp"
 
@@ -101,7 +102,10 @@ void append_hashed(std::string &out, std::string_view const *value)
     out.push_back('-');
     return;
   }
-  out.append(std::to_string(value->size()));
+  std::array<char, 24> digits{};
+  char *const end = digits.data() + digits.size();
+  out.append(digits.data(),
+             std::to_chars(digits.data(), end, value->size()).ptr);
   out.push_back(':');
   out.append(*value);
 }
@@ -254,16 +258,54 @@ bool is_iso_date(std::string_view p) noexcept
   return day >= 1 and day <= days;
 }
 
+namespace
+{
+/// One SHA-256 per record: a context and an algorithm fetched once per
+/// thread, reset for each digest.  (OpenSSL 3's one-shot SHA256() fetches
+/// the algorithm, under a lock, on every call: a third of the pass.)
+class RecordDigest
+{
+public:
+  RecordDigest() :
+          m_md{EVP_MD_fetch(nullptr, "SHA256", nullptr)},
+          m_ctx{EVP_MD_CTX_new()}
+  {}
+  ~RecordDigest()
+  {
+    EVP_MD_CTX_free(m_ctx);
+    EVP_MD_free(m_md);
+  }
+  RecordDigest(RecordDigest const &) = delete;
+  RecordDigest &operator=(RecordDigest const &) = delete;
+
+  std::array<unsigned char, 32> of(std::string const &bytes)
+  {
+    std::array<unsigned char, 32> digest{};
+    unsigned int size = 0;
+    if (m_md == nullptr or m_ctx == nullptr or
+        EVP_DigestInit_ex2(m_ctx, m_md, nullptr) != 1 or
+        EVP_DigestUpdate(m_ctx, bytes.data(), bytes.size()) != 1 or
+        EVP_DigestFinal_ex(m_ctx, digest.data(), &size) != 1 or
+        size != digest.size())
+      throw LoaderError{ErrorKind::internal,
+                        "SHA-256 of a record's content failed (OpenSSL)"};
+    return digest;
+  }
+
+private:
+  EVP_MD *m_md;
+  EVP_MD_CTX *m_ctx;
+};
+} // namespace
+
 std::array<unsigned char, 32> content_hash(
   std::array<std::string_view const *, 10> const &values,
   std::string &scratch)
 {
+  thread_local RecordDigest digest;
   scratch.clear();
   for (std::string_view const *v : values) append_hashed(scratch, v);
-  std::array<unsigned char, 32> digest{};
-  SHA256(reinterpret_cast<unsigned char const *>(scratch.data()),
-         scratch.size(), digest.data());
-  return digest;
+  return digest.of(scratch);
 }
 
 RecordChecker::RecordChecker(Currencies const &currencies,
