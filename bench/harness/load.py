@@ -356,6 +356,7 @@ def run(args):
                         "skip_publish": args.skip_publish,
                         "skip_tuned": args.skip_tuned,
                         "skip_catch_up": args.skip_catch_up,
+                        "skip_files": args.skip_files,
                         "dev": args.dev, "days": args.days,
                         "lookups": args.lookups, "reads": args.reads,
                         "history_size": args.history_size,
