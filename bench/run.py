@@ -4,7 +4,10 @@ only: Debian's python3 is enough).
 
   bench/run.py [load] [options]   what scripts/bench.sh runs: the loader
                                   against psql \\copy and pgloader, peak RSS,
-                                  and the publish-over-history row
+                                  loads over a history and reads over it,
+                                  catch-up, the same with the recommended
+                                  server settings, and the publish-over-
+                                  history row
   bench/run.py publish [options]  what scripts/bench-publish.sh runs:
                                   publication over an empty history and
                                   over N versions
@@ -85,21 +88,53 @@ def parser():
                           description="invoice-loader load against psql "
                           "\\copy and pgloader; see scripts/bench.sh --help")
     load.add_argument("--smoke", action="store_true",
-                      help="the 20-invoice figures once (seconds; CI)")
-    load.add_argument("--reps", type=count, default=3, metavar="N",
-                      help="repetitions of every 100k/1M/10M figure "
-                      "(default 3); the 20-invoice figures take 5 "
-                      "(1 with --smoke)")
+                      help="the 20-invoice figures once, and tiny variants "
+                      "of the over-history, reads and catch-up rows "
+                      "(20,000 versions, 200 invoices, 3 days); no tuned "
+                      "rows (seconds; CI)")
+    load.add_argument("--dev", action="store_true",
+                      help="every row once at small scale (under a minute):"
+                      " --reps 1 --big 20000 --history-size 100000 --days 5"
+                      " --lookups 50 --dup-lines 100, unless given")
+    load.add_argument("--reps", type=count, metavar="N",
+                      help="repetitions of every 100k/1M/10M figure, of the "
+                      "over-history and tuned rows (default 3); the "
+                      "20-invoice and catch-up figures take 5 (1 with "
+                      "--smoke or --dev)")
     load.add_argument("--with-10m", action="store_true",
                       help="also a 10M-invoice file (about 1.4 GB; long)")
     load.add_argument("--skip-history", action="store_true",
-                      help="leave out the publish-over-history figure")
-    load.add_argument("--big", type=count, default=1000000, metavar="N",
+                      help="leave out every row over a history: the load "
+                      "over it, its reads, its tuned row, and the "
+                      "publish benchmark's row")
+    load.add_argument("--skip-publish", action="store_true",
+                      help="leave out only the publish benchmark's row "
+                      "(its own cluster and history)")
+    load.add_argument("--skip-tuned", action="store_true",
+                      help="leave out the rows with the recommended server "
+                      "settings of docs/OPERATIONS.md")
+    load.add_argument("--skip-catch-up", action="store_true",
+                      help="leave out the catch-up row")
+    load.add_argument("--skip-files", action="store_true",
+                      help="leave out the 100k, 1M (and 10M) files' rows "
+                      "(for the history rows alone; the over-history file "
+                      "keeps the --big size)")
+    load.add_argument("--big", type=count, metavar="N",
                       help="the size of the file the 1M targets and pgloader "
-                      "are measured on (default 1000000)")
-    load.add_argument("--history-size", type=count, default=5000000,
-                      metavar="N", help="versions of history for the "
-                      "publish benchmark (default 5000000)")
+                      "are measured on, and of the over-history file "
+                      "(default 1000000)")
+    load.add_argument("--history-size", type=count, metavar="N",
+                      help="versions of history for the over-history rows "
+                      "and the publish benchmark (default 5000000)")
+    load.add_argument("--days", type=count, metavar="N",
+                      help="business dates of 20 invoices in the catch-up "
+                      "row (default 30; 3 with --smoke)")
+    load.add_argument("--lookups", type=count, metavar="N",
+                      help="lookups of one invoice by key over the history "
+                      "(default 200; 20 with --smoke)")
+    load.add_argument("--reads", type=count, metavar="N",
+                      help="full count-and-sum reads over the history "
+                      "(default 5; 3 with --smoke or --dev)")
     load.add_argument("--dup-lines", type=count, metavar="N",
                       help="lines of each duplicate-heavy file (default "
                       "50000; 100 with --smoke)")
@@ -169,6 +204,17 @@ def parse(argv):
                        "put into a psql \\copy command and a pgloader file)")
     if args.json:
         args.json = os.path.abspath(args.json)
+    if args.benchmark == "load":
+        small = args.smoke or args.dev
+        for name, full, dev, smoke in (
+                ("reps", 3, 1, 3), ("big", 1000000, 20000, 1000000),
+                ("history_size", 5000000, 100000, 5000000),
+                ("days", 30, 5, 3), ("lookups", 200, 50, 20),
+                ("reads", 5, 3, 3), ("dup_lines", None, 100, None)):
+            if getattr(args, name) is None:
+                setattr(args, name, smoke if args.smoke else
+                        dev if args.dev else full)
+        args.small_reps = 1 if small else 5
     if args.benchmark == "publish":
         smoke = (20000, 20) if args.smoke else (5000000, 10000)
         args.history = args.history or smoke[0]

@@ -68,8 +68,9 @@
 #   5. prints the machine, the PostgreSQL settings that matter, one table
 #      (figure | median | min | max | ratio | target | met) and every
 #      repetition, and writes them, every measurement included, to the JSON
-#      file; targets: publication and revert over the history take at most
-#      1.5x the same over the empty history (medians);
+#      file; targets (medians): publication over the history takes at most
+#      1.2x the same over the empty history (issue 15), the revert at most
+#      1.5x (issue 10);
 #   6. when publication's target is missed (or --explain), one more load
 #      into a fresh history copy with auto_explain (ANALYZE, BUFFERS,
 #      triggers, nested statements) and prints the plans of the statements

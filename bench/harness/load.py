@@ -1,12 +1,13 @@
 """The load benchmark (scripts/bench.sh): invoice-loader load against psql
 \\copy and pgloader on the same files, peak memory, and (through the publish
-benchmark) publication over a long history. Runs inside its own cluster;
-see the header of scripts/bench.sh for the method."""
+benchmark) publication over a long history, and issue 15's rows
+(harness/overhistory.py, catchup.py, tuned.py). Runs inside its own
+cluster; see the header of scripts/bench.sh for the method. The table and
+the report: harness/load_report.py."""
 
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -15,43 +16,26 @@ from pathlib import Path
 from harness.common import (BATCH_DATE, BENCH, IDENTIFIER, REPO, SOURCE,
                             Failure, cached_file, default_json, drop_db,
                             fresh_db, inside_env, loader_path,
-                            loader_version, loadavg, machine, machine_lines,
-                            md_table, note, psql, rounded, rss_floor,
-                            run_quietly, step_times, timed, utc_now, value,
-                            write_json)
+                            loader_version, loadavg, machine, note, psql,
+                            rounded, rss_floor, run_quietly, step_times,
+                            timed, utc_now, value, write_json)
+from harness.catchup import CatchUp
 from harness.duplicates import IN_LOAD, Duplicates
+from harness.load_report import LOAD_METRICS, NOT_INSTALLED, Figures
+from harness.overhistory import OverHistory
+from harness.tuned import Tuned
 
-TOOLS = ("load", "load_url", "psql_copy", "pgloader")
 HTTP_SERVER = REPO / "tests" / "tools" / "http_server.py"
-LOAD_METRICS = ("copy_ms", "validate_ms", "publish_ms", "attempt_ms")
-NOT_INSTALLED = "not installed (scripts/install-deps.sh)"
 
 
-def size_label(f):
-    n = f["records"]
-    if f["role"] == "seed":
-        return f"{n} invoices (seed)"
-    if n % 1000000 == 0:
-        return f"{n // 1000000}M invoices"
-    if n % 1000 == 0:
-        return f"{n // 1000}k invoices"
-    return f"{n} invoices"
-
-
-def fmt(v, metric):
-    if metric == "rss_kb":
-        return rounded(v / 1024) + " MB"
-    return rounded(v) + " ms"
-
-
-class Bench:
+class Bench(Figures):
     """One run: the files, the measurements, the figures."""
 
     def __init__(self, args, work):
         self.args, self.work = args, work
         self.loader = loader_path()
         self.smoke = args.smoke
-        self.small_reps = 1 if args.smoke else 5
+        self.small_reps = args.small_reps
         self.measurements = []  # one dict per process measured
         self.failures = []      # baselines that failed: role, records, ...
         self.pgloader = shutil.which("pgloader")
@@ -61,6 +45,17 @@ class Bench:
             self.loader, args.data_dir,
             args.dup_lines or (100 if args.smoke else 50000), args.dup_cap,
             IN_LOAD, work)
+        # issue 15's rows: over a history (2, 9), catch-up (7), tuned (3)
+        no_history = "--skip-history" if args.skip_history else None
+        self.over = OverHistory(
+            self, 20000 if args.smoke else args.history_size,
+            200 if args.smoke else args.big, args.lookups, args.reads,
+            no_history)
+        self.catchup = CatchUp(self, args.days, "--skip-catch-up"
+                               if args.skip_catch_up else None)
+        self.tuned = Tuned(self, self.over, "--skip-tuned" if
+                           args.skip_tuned else "not in --smoke" if
+                           args.smoke else None)
 
     # ------------------------------------------------------------ the files
     def make_files(self):
@@ -75,7 +70,7 @@ class Bench:
         data = Path(self.args.data_dir)
         self.files.append({"role": "seed", **cached_file(
             data / "seed", f"{SOURCE}_{BATCH_DATE}.csv", 20, seed)})
-        if self.smoke:
+        if self.smoke or self.args.skip_files:
             return
         big, sizes = self.args.big, []
         if big > 100000:
@@ -135,7 +130,7 @@ class Bench:
     def pgloader_file(self):
         """pgloader is measured on the big file (on the seed in --smoke)."""
         role = "seed" if self.smoke else "big"
-        return next(f for f in self.files if f["role"] == role)
+        return next((f for f in self.files if f["role"] == role), None)
 
     # ------------------------------------------------------------ measuring
     def record(self, f, rep, tool, child, **metrics):
@@ -278,6 +273,8 @@ class Bench:
         if not self.pgloader:
             note(f"pgloader: {NOT_INSTALLED}; its row says so")
         self.duplicates.prepare()
+        self.catchup.prepare()
+        self.over.prepare()
         pg_file = self.pgloader_file()
         seed = self.files[0]
         self.start_http()
@@ -287,7 +284,9 @@ class Bench:
             self.measure_copy(seed, rep)
             if seed is pg_file:
                 self.measure_pgloader(seed, rep)
-        for rep in range(1, (1 if self.smoke else self.args.reps) + 1):
+            self.catchup.measure(rep)
+        reps = 1 if self.smoke else self.args.reps
+        for rep in range(1, reps + 1):
             for f in self.files[1:]:
                 self.measure_load(f, rep)
                 if f["role"] == "big":
@@ -295,6 +294,8 @@ class Bench:
                 self.measure_copy(f, rep)
                 if f is pg_file:
                     self.measure_pgloader(f, rep)
+            # the last one's database is read (row 9) before it is dropped
+            self.over.measure(rep, keep=rep == reps)
             for case in self.duplicates.cases:
                 self.duplicates.measure(case, rep)
 
@@ -305,7 +306,7 @@ class Bench:
         h = self.args.history_size
         figure = ("publication (validated->published) of a 10k batch over "
                   f"{h} versions")
-        if self.smoke or self.args.skip_history:
+        if self.smoke or self.args.skip_history or self.args.skip_publish:
             return figure, None, None
         note(f"bench/run.py publish --history {h} --reps {self.args.reps} "
              "(its own cluster)")
@@ -324,215 +325,6 @@ class Bench:
                 text[text.index("== workload"):] if "== workload" in text
                 else text)
 
-    # ------------------------------------------------------------ figures
-    def stats(self):
-        groups = {}
-        for m in self.measurements:
-            for metric in ("wall_ms", "rss_kb") + LOAD_METRICS:
-                if m.get(metric) is not None:
-                    key = (m["role"], m["records"], m["tool"], metric)
-                    groups.setdefault(key, []).append(m[metric])
-        return {k: (statistics.median(v), min(v), max(v))
-                for k, v in groups.items()}
-
-    def figures(self, history_figure, history):
-        """The table's rows, each (sort key, cells, numbers). Section 1 the
-        times per file (seed first, then by size), 2 the history, 3 peak
-        memory. The ratio targets apply to the seed sample and the big (1M)
-        file, the memory target to every generated file."""
-        stats = self.stats()
-        seed = self.files[0]
-        pg_file = self.pgloader_file()
-        rows = []
-        for i, f in enumerate(sorted(self.files, key=lambda f: (
-                f["role"] != "seed", f["records"]))):
-            same = (f["role"], f["records"])
-            not_seed = f["role"] != "seed"
-            spec = [
-                # section, ord, figure, metric, baseline name, baseline key
-                # (role, records, tool, metric), kind, target; the measured
-                # tool is load unless the metric says tool:metric
-                (1, 1, "load, file to published", "wall_ms", "psql \\copy",
-                 same + ("psql_copy", "wall_ms"), "ratio",
-                 {"seed": 5, "big": 4}.get(f["role"])),
-                (1, 2, "COPY phase of load (received->staged)", "copy_ms",
-                 "psql \\copy", same + ("psql_copy", "wall_ms"), "ratio",
-                 1.2 if f["role"] == "big" else None),
-                (1, 3, "load vs pgloader, end to end (ratio: pgloader / "
-                 "load)", "wall_ms", "pgloader",
-                 same + ("pgloader", "wall_ms"), "speedup",
-                 10 if f["role"] == "big" else None),
-                (1, 4, "validation (staged->validated)", "validate_ms",
-                 None, None, None, None),
-                (1, 5, "publication (validated->published)", "publish_ms",
-                 None, None, None, None),
-                (1, 6, "whole attempt (attempt_overview)", "attempt_ms",
-                 None, None, None, None),
-                (1, 7, "load --input http://127.0.0.1 (download, then the "
-                 "same load)", "load_url:wall_ms", "load of the local file",
-                 same + ("load", "wall_ms"), "ratio",
-                 1.1 if f["role"] == "big" else None),
-                (3, 1, "loader peak RSS", "rss_kb",
-                 "loader, 20 invoices (seed)" if not_seed else None,
-                 (seed["role"], seed["records"], "load", "rss_kb")
-                 if not_seed else None, "memory",
-                 64 if not_seed else None),
-            ]
-            for section, order, figure, metric, base_name, base_key, kind, \
-                    target in spec:
-                tool, _, metric = metric.rpartition(":")
-                main = stats.get(same + (tool or "load", metric))
-                if main is None:
-                    if tool and self.no_url and \
-                            f["role"] in ("seed", "big"):
-                        cells = [f"{figure}, {size_label(f)}: {self.no_url}",
-                                 "skipped", "", "", "", "", "", "",
-                                 "skipped"]
-                        rows.append(((section, i, order), cells,
-                                     {"figure": cells[0], "met": "skipped"}))
-                    continue
-                med, lo, hi = main
-                base = stats.get(base_key) if base_key else None
-                why = self.why_missing(f, base_key, pg_file)
-                if base_key and base is None and why is None:
-                    continue
-                ratio = None
-                if base is not None and base[0]:
-                    ratio = (base[0] / med if kind == "speedup"
-                             else med / base[0])
-                target_text = ""
-                if target is not None:
-                    target_text = {"ratio": f"<= {target}x",
-                                   "speedup": f">= {target}x",
-                                   "memory": f"<= {target} MB"}[kind]
-                met = ""
-                if target is not None:
-                    if kind == "memory":
-                        met = "met" if hi <= target * 1024 else "NOT met"
-                    elif ratio is None:
-                        met = "not measured"
-                    elif kind == "ratio":
-                        met = "met" if ratio <= target else "NOT met"
-                    else:
-                        met = "met" if ratio >= target else "NOT met"
-                cells = [f"{figure}, {size_label(f)}", fmt(med, metric),
-                         fmt(lo, metric), fmt(hi, metric), base_name or "",
-                         fmt(base[0], base_key[3]) if base is not None
-                         else (why or ""),
-                         rounded(ratio, 2) + "x" if ratio is not None else "",
-                         target_text, met]
-                rows.append(((section, i, order), cells, {
-                    "figure": cells[0], "role": f["role"],
-                    "records": f["records"], "metric": metric,
-                    "median": med, "min": lo, "max": hi,
-                    "baseline": base_name,
-                    "baseline_median": base[0] if base else None,
-                    "baseline_missing": why if base is None else None,
-                    "ratio": ratio, "target": target_text, "met": met}))
-        if history is None:
-            cells = [history_figure, "skipped", "", "", "", "", "", "",
-                     "skipped"]
-            rows.append(((2, 0, 0), cells, {"figure": history_figure,
-                                            "met": "skipped"}))
-        else:
-            p = history["publication_over_history"]
-            cells = [history_figure, rounded(p["median"]) + " ms",
-                     rounded(p["min"]) + " ms", rounded(p["max"]) + " ms",
-                     "the same, empty history",
-                     rounded(p["empty_median"]) + " ms",
-                     rounded(p["ratio"], 2) + "x" if p["ratio"] is not None
-                     else "", p["target"], p["met"]]
-            rows.append(((2, 0, 0), cells, {"figure": history_figure, **p}))
-        rows += self.duplicates.rows(4)
-        rows.sort(key=lambda r: r[0])
-        return rows
-
-    def why_missing(self, f, base_key, pg_file):
-        """Why a baseline has no figure for file F: pgloader not installed,
-        or the baseline failed; None when it was not meant to run."""
-        if not base_key:
-            return None
-        tool = base_key[2]
-        if tool == "pgloader" and f is pg_file and not self.pgloader:
-            return NOT_INSTALLED
-        for x in self.failures:
-            if (x["tool"], x["role"], x["records"]) == (tool, f["role"],
-                                                         f["records"]):
-                return f"failed: {x['error']}"
-        return None
-
-    # ------------------------------------------------------------ report
-    def report(self, rows, load_at_start, facts, history_text):
-        out = [""] + machine_lines(facts, load_at_start, loadavg())
-        out += ["== workload",
-                f"loader: {self.loader} ({loader_version(self.loader)})"]
-        if self.pgloader:
-            done = subprocess.run([self.pgloader, "--version"],
-                                  capture_output=True, text=True,
-                                  check=False)
-            lines = (done.stdout + done.stderr).splitlines()
-            out.append(f"pgloader: {lines[0] if lines else '?'}")
-        else:
-            out.append(f"pgloader: {NOT_INSTALLED}")
-        out.append(f"peak RSS: os.wait4's ru_maxrss of each child (fork, "
-                   f"exec); a child that runs true reports "
-                   f"{self.rss_floor_kb} kB, the floor")
-        for f in self.files:
-            out.append(f"file: {f['csv']}, {f['records']} invoices, "
-                       f"{f['bytes']} bytes")
-        others = f", {self.args.reps} of the others" if len(self.files) > 1 \
-            else ""
-        d = self.duplicates
-        if not d.missing:
-            out.append(f"duplicate-heavy files: {d.lines} lines each "
-                       f"({', '.join(d.cases)}), the source's second date "
-                       "after staging was vacuumed and analyzed empty, "
-                       f"stopped after {d.cap} s")
-        out += [f"repetitions: {self.small_reps} of the seed figures{others};"
-                " each run into a fresh database after a CHECKPOINT", "",
-                "== results (medians; ratio = median / baseline median; for "
-                "pgloader baseline / median)"]
-        out += md_table([["figure", "median", "min", "max", "baseline",
-                          "baseline median", "ratio", "target", "met"]] +
-                        [r[1] for r in rows])
-        met = sum(1 for r in rows if r[1][-1] == "met")
-        judged = sum(1 for r in rows if r[1][-1] in ("met", "NOT met"))
-        unmeasured = sum(1 for r in rows if r[1][-1] == "not measured")
-        out += ["", f"targets met: {met} of {judged}" +
-                (f" ({unmeasured} not measured)" if unmeasured else "")]
-        peaks = {}
-        for m in self.measurements:
-            if m["tool"] == "load":
-                k = (m["role"] != "seed", m["records"])
-                peaks[k] = max(peaks.get(k, 0), m["rss_kb"])
-        out.append("loader peak RSS side by side (invoices: largest of the "
-                   "repetitions): " + ", ".join(
-                       f"{k[1]}: {v} kB" for k, v in sorted(peaks.items())))
-        out += ["", "== every repetition (ms, kB)"]
-        reps = {}
-        for m in self.measurements:
-            reps[(m["role"] != "seed", m["records"], m["rep"],
-                  TOOLS.index(m["tool"]))] = m
-        table = [["rep", "invoices", "tool", "process wall", "peak RSS",
-                  "COPY", "validation", "publication", "attempt"]]
-        for _, m in sorted(reps.items()):
-            table.append([str(m["rep"]), str(m["records"]), m["tool"],
-                          rounded(m["wall_ms"]), str(m["rss_kb"])] +
-                         [rounded(m[k]) if m.get(k) is not None else ""
-                          for k in LOAD_METRICS])
-        table += self.duplicates.repetition_rows()
-        out += md_table(table)
-        if self.failures:
-            out += ["", "== baselines that failed"]
-            out += [f"rep {x['rep']}, {x['records']} invoices, {x['tool']}: "
-                    f"{x['error']}" for x in self.failures]
-        if history_text:
-            out += ["", f"== bench/run.py publish --history "
-                        f"{self.args.history_size} --reps {self.args.reps}",
-                    history_text.rstrip("\n")]
-        print("\n".join(out), flush=True)
-
-
 def run(args):
     """The benchmark, inside its cluster; prints the report, writes the
     JSON; returns the exit status: 0, or 70 when a baseline failed (never
@@ -548,9 +340,11 @@ def run(args):
             b.measure()
         finally:
             b.stop_http()
+        facts = machine()  # the default settings, before the tuned rows
+        big = next((f for f in b.files if f["role"] == "big"), None)
+        b.tuned.run(1 if args.smoke else args.reps, big)
         history_figure, history, history_text = b.history()
         rows = b.figures(history_figure, history)
-        facts = machine()
         b.report(rows, load_at_start, facts, history_text)
         write_json(args.json or default_json(args.data_dir, "load"), {
             "benchmark": "load", "started_at": started,
@@ -559,6 +353,12 @@ def run(args):
                         "seed_reps": b.small_reps, "big": args.big,
                         "with_10m": args.with_10m,
                         "skip_history": args.skip_history,
+                        "skip_publish": args.skip_publish,
+                        "skip_tuned": args.skip_tuned,
+                        "skip_catch_up": args.skip_catch_up,
+                        "skip_files": args.skip_files,
+                        "dev": args.dev, "days": args.days,
+                        "lookups": args.lookups, "reads": args.reads,
                         "history_size": args.history_size,
                         "data_dir": args.data_dir},
             "machine": facts,
@@ -576,7 +376,9 @@ def run(args):
                                           else v) for k, v in f.items()}
                                      for f in b.duplicates.files.values()],
                            "measurements": b.duplicates.measurements},
-            "figures": [r[2] for r in rows], "history": history})
+            "figures": [r[2] for r in rows], "history": history,
+            "over_history": b.over.json(), "catch_up": b.catchup.json(),
+            "tuned": b.tuned.json()})
         if b.failures and not args.smoke:
             print(f"bench: {len(b.failures)} baseline measurement(s) failed "
                   "(see above)", file=sys.stderr)
