@@ -9,87 +9,12 @@
 #include "core/errors.hpp"
 #include "io/header_map.hpp"
 #include "io/record_rules.hpp"
+#include "record_test_helpers.hpp"
 
 using namespace loader::io;
+using namespace record_test;
 using loader::ErrorKind;
 using loader::LoaderError;
-
-namespace
-{
-using Codes = std::set<std::string>;
-
-/// The record's fields; "<NULL>" stands for an unquoted empty field.
-struct Record
-{
-  std::vector<std::string> values{
-    "INV-1", "0", "ISSUED", "INVOICE", "C-001", "2026-11-20", "2026-12-20",
-    "EUR", "100.00", "19.00", "119.00", "Consulting"};
-
-  Record &set(std::size_t column, std::string value)
-  {
-    values[column] = std::move(value);
-    return *this;
-  }
-
-  RecordFields fields() const
-  {
-    RecordFields f{};
-    for (std::size_t k = 0; k < col::count; ++k)
-      if (values[k] != "<NULL>") f[k] = Field{values[k], false};
-    return f;
-  }
-};
-
-Currencies const &currencies()
-{
-  static Currencies const c{
-    {{"EUR", 2}, {"JPY", 0}, {"KWD", 3}, {"CLF", 4}}};
-  return c;
-}
-
-Codes codes(RuleSet failed)
-{
-  Codes out;
-  for (std::size_t k = 0; k < rule_count; ++k)
-    if ((failed & bit_of(rule_at(k))) != 0)
-      out.emplace(code_of(rule_at(k)));
-  return out;
-}
-
-Verdict check(Record const &r)
-{
-  RecordChecker checker{currencies(), "2026-11-28"};
-  Verdict v;
-  checker.check(r.fields(), v);
-  return v;
-}
-
-Codes failed(Record const &r) { return codes(check(r).failed); }
-
-std::string hex(std::array<unsigned char, 32> const &h)
-{
-  static char const digits[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char b : h)
-  {
-    out.push_back(digits[b >> 4]);
-    out.push_back(digits[b & 0x0f]);
-  }
-  return out;
-}
-
-std::string canonical(std::string const &text, int minor_unit)
-{
-  std::string out;
-  canonical_amount(parse_decimal(text), minor_unit, out);
-  return out;
-}
-
-bool sum(std::string const &a, std::string const &b, std::string const &c)
-{
-  return sum_holds(parse_decimal(a), parse_decimal(b), parse_decimal(c));
-}
-} // namespace
 
 TEST_CASE("record_rules: the rule codes are the registry's, in order",
           "[unit][record_rules]")
@@ -283,30 +208,6 @@ TEST_CASE("record_rules: the currency must be known", "[unit][record_rules]")
   CHECK(codes(v.failed) == Codes{"currency.unknown"});
 }
 
-TEST_CASE("record_rules: amounts are plain decimals, at most 18 integer "
-          "digits",
-          "[unit][record_rules]")
-{
-  CHECK(parse_decimal(std::string(18, '9')).readable);
-  CHECK(parse_decimal("-" + std::string(18, '9') + ".5").readable);
-  CHECK_FALSE(parse_decimal(std::string(19, '9')).readable);
-  CHECK_FALSE(parse_decimal("-" + std::string(19, '0')).readable);
-  for (char const *bad : {"1e3", "NaN", "+5", "5.", ".5", "1,000.00", " 5",
-                          "5 ", "--5", "-", "", "Infinity", "0x10",
-                          "1.2.3", "\xD9\xA1"})
-  {
-    CAPTURE(bad);
-    CHECK_FALSE(parse_decimal(bad).readable);
-  }
-  Decimal const d{parse_decimal("-007.50")};
-  CHECK(d.readable);
-  CHECK(d.negative);
-  CHECK(d.whole == "007");
-  CHECK(d.fraction == "50");
-  CHECK(failed(Record{}.set(col::net_amount, "1e3")) ==
-        Codes{"net_amount.format"});
-}
-
 TEST_CASE("record_rules: no more decimals than the currency's minor unit",
           "[unit][record_rules]")
 {
@@ -425,34 +326,6 @@ TEST_CASE("record_rules: every failed rule of a record is reported",
               "gross_amount.missing"});
 }
 
-TEST_CASE("record_rules: canonical amounts are round(x, minor_unit)::text",
-          "[unit][record_rules]")
-{
-  CHECK(canonical("5", 2) == "5.00");
-  CHECK(canonical("-0.0", 2) == "0.00");
-  CHECK(canonical("-0", 0) == "0");
-  CHECK(canonical("12.5", 2) == "12.50");
-  CHECK(canonical("007.50", 2) == "7.50");
-  CHECK(canonical("-000.10", 2) == "-0.10");
-  CHECK(canonical("0000", 3) == "0.000");
-  CHECK(canonical("1234", 0) == "1234");
-  CHECK(canonical("001234", 0) == "1234");
-  CHECK(canonical("1.5", 3) == "1.500");
-  CHECK(canonical("1.2345", 4) == "1.2345");
-  CHECK(canonical("-999999999999999999", 2) == "-999999999999999999.00");
-  SECTION("in a passing record's verdict")
-  {
-    Verdict const v{check(Record{}
-                            .set(col::net_amount, "5")
-                            .set(col::tax_amount, "-0.0")
-                            .set(col::gross_amount, "005.00"))};
-    REQUIRE(v.failed == 0);
-    CHECK(v.net_text == "5.00");
-    CHECK(v.tax_text == "0.00");
-    CHECK(v.gross_text == "5.00");
-  }
-}
-
 TEST_CASE("record_rules: the content hash v2", "[unit][record_rules]")
 {
   // Expected digest from outside the loader:
@@ -503,51 +376,3 @@ TEST_CASE("record_rules: the content hash v2", "[unit][record_rules]")
   }
 }
 
-TEST_CASE("record_rules: RuleBits maps rules to the database's bits by code",
-          "[unit][record_rules]")
-{
-  std::vector<std::pair<std::string, int>> table;
-  // The database's numbering, reversed against the loader's.
-  for (std::size_t k = 0; k < rule_count; ++k)
-    table.emplace_back(std::string{code_of(rule_at(k))},
-                       static_cast<int>(rule_count - 1 - k));
-  table.emplace_back("duplicate.conflict", 30); // not a field rule: ignored
-  RuleBits const bits{table};
-  CHECK(bits.mask_of(0) == 0);
-  CHECK(bits.mask_of(bit_of(Rule::invoice_number_missing)) == 1 << 26);
-  CHECK(bits.mask_of(bit_of(Rule::gross_amount_sign)) == 1);
-  CHECK(bits.mask_of(bit_of(Rule::amounts_sum) |
-                     bit_of(Rule::invoice_number_format)) ==
-        (1 << 1 | 1 << 25));
-
-  SECTION("bit 31 is the sign bit of the integer column")
-  {
-    table[0].second = 31;
-    CHECK(RuleBits{table}.mask_of(bit_of(Rule::invoice_number_missing)) ==
-          std::numeric_limits<std::int32_t>::min());
-  }
-  SECTION("a rule the table lacks is a configuration error naming it")
-  {
-    table.erase(table.begin() + 17);
-    try
-    {
-      RuleBits{table};
-      FAIL("no error");
-    }
-    catch (LoaderError const &e)
-    {
-      CHECK(e.kind == ErrorKind::config);
-      CHECK(std::string{e.what()}.find("net_amount.format") !=
-            std::string::npos);
-    }
-  }
-  SECTION("a bit out of range or shared is a configuration error")
-  {
-    table[3].second = 32;
-    CHECK_THROWS_AS(RuleBits{table}, LoaderError);
-    table[3].second = table[4].second;
-    CHECK_THROWS_AS(RuleBits{table}, LoaderError);
-    table[3].second = -1;
-    CHECK_THROWS_AS(RuleBits{table}, LoaderError);
-  }
-}

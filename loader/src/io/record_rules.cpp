@@ -1,12 +1,9 @@
 #include "io/record_rules.hpp"
 
-#include <algorithm>
-#include <charconv>
-
-#include <openssl/evp.h>
-
 #include "core/errors.hpp"
 
+// The rule decisions; the values they read (decimals, dates, the content
+// hash) are in record_values.cpp.
 namespace loader::io
 {
 namespace
@@ -44,7 +41,6 @@ constexpr std::array<std::string_view, rule_count> codes{
 /// Longest invoice number and revision (failing_records.sql's lengths).
 constexpr std::size_t max_invoice_number = 64;
 constexpr std::size_t max_revision_digits = 9;
-constexpr std::size_t max_whole_digits = 18;
 
 constexpr bool is_digit(char c) noexcept { return c >= '0' and c <= '9'; }
 
@@ -68,47 +64,6 @@ bool invoice_number_chars(std::string_view s) noexcept
   return true;
 }
 
-int two_digits(std::string_view s, std::size_t at) noexcept
-{
-  return (s[at] - '0') * 10 + (s[at + 1] - '0');
-}
-
-bool is_zero(Decimal const &d) noexcept
-{
-  for (char const c : d.whole)
-    if (c != '0') return false;
-  for (char const c : d.fraction)
-    if (c != '0') return false;
-  return true;
-}
-
-/// The digit of d at decimal position p (0 = units, -1 = tenths, ...).
-int digit_at(Decimal const &d, long p) noexcept
-{
-  if (p >= 0)
-  {
-    auto const back = static_cast<std::size_t>(p);
-    if (back >= d.whole.size()) return 0;
-    return d.whole[d.whole.size() - 1 - back] - '0';
-  }
-  auto const k = static_cast<std::size_t>(-p - 1);
-  return k < d.fraction.size() ? d.fraction[k] - '0' : 0;
-}
-
-void append_hashed(std::string &out, std::string_view const *value)
-{
-  if (value == nullptr)
-  {
-    out.push_back('-');
-    return;
-  }
-  std::array<char, 24> digits{};
-  char *const end = digits.data() + digits.size();
-  out.append(digits.data(),
-             std::to_chars(digits.data(), end, value->size()).ptr);
-  out.push_back(':');
-  out.append(*value);
-}
 } // namespace
 
 std::string_view code_of(Rule r) noexcept
@@ -179,133 +134,6 @@ int Currencies::minor_unit(std::string_view code) const
 {
   auto const it = m_units.find(std::string{code});
   return it == m_units.end() ? -1 : it->second;
-}
-
-Decimal parse_decimal(std::string_view text) noexcept
-{
-  Decimal d;
-  std::size_t k = 0;
-  if (k < text.size() and text[k] == '-')
-  {
-    d.negative = true;
-    ++k;
-  }
-  std::size_t const whole_start = k;
-  while (k < text.size() and is_digit(text[k])) ++k;
-  d.whole = text.substr(whole_start, k - whole_start);
-  if (d.whole.empty() or d.whole.size() > max_whole_digits) return {};
-  if (k < text.size())
-  {
-    if (text[k] != '.') return {};
-    d.fraction = text.substr(k + 1);
-    if (d.fraction.empty() or not all_digits(d.fraction)) return {};
-  }
-  d.readable = true;
-  return d;
-}
-
-bool sum_holds(Decimal const &a, Decimal const &b, Decimal const &c) noexcept
-{
-  // a + b - c == 0, one decimal position at a time from the smallest: the
-  // total is zero exactly when every position leaves no remainder and no
-  // carry is left at the top (no overflow whatever the scales).
-  std::size_t const scale =
-    std::max({a.fraction.size(), b.fraction.size(), c.fraction.size()});
-  std::size_t const width =
-    std::max({a.whole.size(), b.whole.size(), c.whole.size()});
-  int const sa = a.negative ? -1 : 1;
-  int const sb = b.negative ? -1 : 1;
-  int const sc = c.negative ? -1 : 1;
-  int carry = 0;
-  for (long p = -static_cast<long>(scale); p < static_cast<long>(width); ++p)
-  {
-    int const t = carry + sa * digit_at(a, p) + sb * digit_at(b, p) -
-                  sc * digit_at(c, p);
-    if (t % 10 != 0) return false;
-    carry = t / 10;
-  }
-  return carry == 0;
-}
-
-void canonical_amount(Decimal const &d, int minor_unit, std::string &out)
-{
-  out.clear();
-  std::size_t lead = 0;
-  while (lead + 1 < d.whole.size() and d.whole[lead] == '0') ++lead;
-  if (d.negative and not is_zero(d)) out.push_back('-');
-  out.append(d.whole.substr(lead));
-  if (minor_unit <= 0 and d.fraction.empty()) return;
-  out.push_back('.');
-  out.append(d.fraction);
-  auto const unit = static_cast<std::size_t>(minor_unit < 0 ? 0 : minor_unit);
-  if (d.fraction.size() < unit) out.append(unit - d.fraction.size(), '0');
-}
-
-bool is_iso_date(std::string_view p) noexcept
-{
-  if (p.size() != 10 or p[4] != '-' or p[7] != '-') return false;
-  for (std::size_t k : {0u, 1u, 2u, 3u, 5u, 6u, 8u, 9u})
-    if (not is_digit(p[k])) return false;
-  int const year = two_digits(p, 0) * 100 + two_digits(p, 2);
-  int const month = two_digits(p, 5);
-  int const day = two_digits(p, 8);
-  if (year == 0 or month < 1 or month > 12) return false;
-  if (day >= 1 and day <= 28) return true;
-  int days = 31;
-  if (month == 4 or month == 6 or month == 9 or month == 11) days = 30;
-  else if (month == 2)
-    days = (year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)) ? 29 : 28;
-  return day >= 1 and day <= days;
-}
-
-namespace
-{
-/// One SHA-256 per record: a context and an algorithm fetched once per
-/// thread, reset for each digest.  (OpenSSL 3's one-shot SHA256() fetches
-/// the algorithm, under a lock, on every call: a third of the pass.)
-class RecordDigest
-{
-public:
-  RecordDigest() :
-          m_md{EVP_MD_fetch(nullptr, "SHA256", nullptr)},
-          m_ctx{EVP_MD_CTX_new()}
-  {}
-  ~RecordDigest()
-  {
-    EVP_MD_CTX_free(m_ctx);
-    EVP_MD_free(m_md);
-  }
-  RecordDigest(RecordDigest const &) = delete;
-  RecordDigest &operator=(RecordDigest const &) = delete;
-
-  std::array<unsigned char, 32> of(std::string const &bytes)
-  {
-    std::array<unsigned char, 32> digest{};
-    unsigned int size = 0;
-    if (m_md == nullptr or m_ctx == nullptr or
-        EVP_DigestInit_ex2(m_ctx, m_md, nullptr) != 1 or
-        EVP_DigestUpdate(m_ctx, bytes.data(), bytes.size()) != 1 or
-        EVP_DigestFinal_ex(m_ctx, digest.data(), &size) != 1 or
-        size != digest.size())
-      throw LoaderError{ErrorKind::internal,
-                        "SHA-256 of a record's content failed (OpenSSL)"};
-    return digest;
-  }
-
-private:
-  EVP_MD *m_md;
-  EVP_MD_CTX *m_ctx;
-};
-} // namespace
-
-std::array<unsigned char, 32> content_hash(
-  std::array<std::string_view const *, 10> const &values,
-  std::string &scratch)
-{
-  thread_local RecordDigest digest;
-  scratch.clear();
-  for (std::string_view const *v : values) append_hashed(scratch, v);
-  return digest.of(scratch);
 }
 
 RecordChecker::RecordChecker(Currencies const &currencies,

@@ -118,6 +118,8 @@ enum : std::size_t
 } // namespace col
 using RecordFields = std::array<Field, col::count>;
 
+// The values the rules read (record_values.cpp).
+
 /// A plain decimal as the contract writes amounts (ingest.is_plain_decimal):
 /// -?digits[.digits], at most 18 integer digits.
 struct Decimal
@@ -128,6 +130,8 @@ struct Decimal
   std::string_view fraction; ///< the digits after '.', as written
 };
 Decimal parse_decimal(std::string_view text) noexcept;
+/// Every digit 0 (-0.00 included).
+bool is_zero(Decimal const &d) noexcept;
 /// a + b == c, exactly (any scales); all three readable.
 bool sum_holds(Decimal const &a, Decimal const &b, Decimal const &c) noexcept;
 /// round(x::numeric, minor_unit)::text for a readable x with at most
