@@ -87,6 +87,16 @@ comment on table staging.invoice_valid is
 comment on column staging.invoice_valid.rules is
   'Bits (ingest.field_rule) of the field rules the record fails; 0 = it passes every one.';
 grant insert on staging.invoice_valid to invoice_loader;
+-- The typed rows now arrive by COPY, as whole pages per batch: a BRIN index
+-- on batch_id finds them, as it finds the raw rows (migrations/0008), at a
+-- fraction of the B-tree's cost during COPY (a million-record COPY took
+-- 1.96 s with the B-tree, 1.69 s with BRIN).  ingest.analyze_staging
+-- summarizes it before each step, which also repairs the empty index a
+-- crash leaves of an unlogged table; rows validation's SQL path writes
+-- after that are in ranges not summarized yet, which a BRIN scan always
+-- reads: correct, and summarized before publication.
+drop index staging.invoice_valid_batch;
+create index invoice_valid_batch on staging.invoice_valid using brin (batch_id);
 
 alter table ingest.rejection_row add column gross_amount numeric;
 comment on column ingest.rejection_row.gross_amount is

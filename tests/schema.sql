@@ -1912,7 +1912,7 @@ CREATE INDEX invoice_line_batch ON staging.invoice_line USING brin (batch_id);
 -- Name: invoice_valid_batch; Type: INDEX; Schema: staging; Owner: invoice_owner
 --
 
-CREATE INDEX invoice_valid_batch ON staging.invoice_valid USING btree (batch_id);
+CREATE INDEX invoice_valid_batch ON staging.invoice_valid USING brin (batch_id);
 
 
 --

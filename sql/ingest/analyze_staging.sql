@@ -22,6 +22,8 @@ begin
   -- this also rebuilds the empty revmap the unlogged index was reset to,
   -- which the planner otherwise costs negative (and plans badly)
   perform pg_catalog.brin_summarize_new_values('staging.invoice_line_batch'::pg_catalog.regclass);
+  -- and of the typed rows (the loader's COPY, or validation's SQL path)
+  perform pg_catalog.brin_summarize_new_values('staging.invoice_valid_batch'::pg_catalog.regclass);
   -- only the columns the steps join, group and filter on: the others
   -- (amounts, descriptions, the sixteen extra_N) would triple its cost
   case p_step

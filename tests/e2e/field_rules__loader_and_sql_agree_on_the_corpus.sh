@@ -27,6 +27,9 @@ cols="{invoice_number,revision,status,document_type,customer_id,invoice_date,due
 # readable) or not (PART unreadable), as CSV with the corpus's header in
 # $WORK/PART.csv, and their manifest (every record, the sum of the
 # readable gross amounts) next to it; prints the record count.
+# The split keeps each record's bytes as they are in the corpus (a quoted
+# empty field stays quoted: '' for COPY, not NULL), so csv.reader is fed
+# one line at a time and the lines it took for a record are written out.
 cat >"$WORK/split.py" <<'PY'
 import csv, json, re, sys
 from decimal import Decimal
@@ -34,16 +37,27 @@ path, part, out, date = sys.argv[1:5]
 def readable(v):
     return (re.fullmatch(r'-?[0-9]+(\.[0-9]+)?', v) is not None
             and len(v.lstrip('-').split('.')[0]) <= 18)
+taken = []
+def lines(f):
+    for line in f:
+        taken.append(line)
+        yield line
 with open(path, newline='', encoding='utf-8') as f:
-    reader = csv.reader(f)
+    reader = csv.reader(lines(f))
     header = next(reader)
-    g = header.index('gross_amount')
-    rows = [r for r in reader if readable(r[g]) == (part == 'readable')]
+    head = ''.join(taken)
+    taken.clear()
+    records = []
+    for fields in reader:
+        records.append((fields, ''.join(taken)))
+        taken.clear()
+g = header.index('gross_amount')
+rows = [(r, raw) for r, raw in records if readable(r[g]) == (part == 'readable')]
 with open(out, 'w', newline='', encoding='utf-8') as f:
-    w = csv.writer(f, lineterminator='\n')
-    w.writerow(header)
-    w.writerows(rows)
-total = sum((Decimal(r[g]) for r in rows if readable(r[g])), Decimal(0))
+    f.write(head)
+    for _, raw in rows:
+        f.write(raw if raw.endswith('\n') else raw + '\n')
+total = sum((Decimal(r[g]) for r, _ in rows if readable(r[g])), Decimal(0))
 with open(out + '.manifest.json', 'w') as f:
     json.dump({"source": "", "business_date": date,
                "record_count": len(rows), "control_total": str(total)}, f)
@@ -139,6 +153,13 @@ for part in readable unreadable; do
   (( $(q "select count(*) from ingest.rejection_row where batch_id = $L and record_no > 0") > 0 )) \
     || fail "$part: no record was rejected"
 done
+
+# The quoted empty fields of the corpus reached the SQL path as '' (not NULL).
+(( $(q "select count(*) from staging.invoice_line as l join ingest.batch as b using (batch_id)
+        where b.source like 'sql-%' and '' in (l.invoice_number, l.revision, l.status,
+          l.document_type, l.customer_id, l.invoice_date, l.due_date, l.currency,
+          l.net_amount, l.tax_amount, l.gross_amount, l.description)") > 0 )) \
+  || fail "no quoted empty field reached the SQL path"
 
 # The published part: the same versions and merge counts.
 L=$(batch_of loader-readable) S=$(batch_of sql-readable)
