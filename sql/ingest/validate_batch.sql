@@ -54,6 +54,7 @@ declare
   v_raw        bigint;
   v_typed      bigint;
   v_typed_path boolean;
+  v_repeats    boolean;
 begin
   select * into v_batch from ingest.batch as b where b.batch_id = p_batch_id for update;
   if not found then
@@ -203,12 +204,19 @@ begin
   --    by key and record number, gives each row its key's copies, first
   --    record and whether the copies differ; the marks and deletions find
   --    their rows by ctid (same transaction, rows not otherwise touched).
-  perform 1 from staging.invoice_valid as v
-   where v.batch_id = p_batch_id
-   group by v.invoice_number, v.revision
-  having count(*) > 1
-   limit 1;
-  if found then
+  --    When the file has as many distinct invoice numbers as records
+  --    (step 0), no key repeats and even the count is skipped.
+  if v_totals.distinct_keys = v_staged then
+    v_repeats := false;
+  else
+    perform 1 from staging.invoice_valid as v
+     where v.batch_id = p_batch_id
+     group by v.invoice_number, v.revision
+    having count(*) > 1
+     limit 1;
+    v_repeats := found;
+  end if;
+  if v_repeats then
     with k as materialized (
       select y.tid, y.record_no, y.invoice_number, y.revision, y.first_record, y.records,
              y.gross_amount,
