@@ -81,6 +81,7 @@ src=down-mid-validation
 register_source "$src" --start-date 2026-11-28
 csv=$("$REPO/scripts/gen-invoices.sh" --source "$src" "$WORK/$src" 2026-11-28 $records)
 total=$(sed 's/.*"control_total":"\([-0-9.]*\)".*/\1/' "$csv.manifest.json")
+hold_validation psql -X -q -d "$E2E_DB"  # validation holds still for the outage (lib.sh)
 default_load "$src" "$csv"
 injected=no
 for _ in $(seq 6000); do  # at most 5 minutes of 0.05 s looks
@@ -94,6 +95,7 @@ for _ in $(seq 6000); do  # at most 5 minutes of 0.05 s looks
   fi
   sleep 0.05
 done
+release_validation
 [[ $injected == yes ]] && sleep 10  # the outage itself
 start_server
 RC=0

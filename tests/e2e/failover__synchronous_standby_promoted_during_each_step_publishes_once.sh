@@ -57,6 +57,8 @@ for step in copy:"copy staging" validate:"validate_batch" publish:"publish_batch
   total=$(sed 's/.*"control_total":"\([-0-9.]*\)".*/\1/' "$csv.manifest.json")
 
   dsn="host=$host_a,$host_b port=$port_a,$port_b dbname=postgres user=invoice_loader target_session_attrs=read-write"
+  # validation holds still for the fault (hold_validation, lib.sh)
+  [[ $name == validate ]] && hold_validation psql -X -q -h "$host_a" -p "$port_a" -d postgres
   "$INVOICE_LOADER" --dsn "$dsn" load --source "$src" --business-date 2026-11-28 --input "$csv" \
     >"$WORK/out" 2>"$WORK/err" &
   loader=$!
@@ -75,6 +77,7 @@ for step in copy:"copy staging" validate:"validate_batch" publish:"publish_batch
   done
   RC=0
   wait $loader || RC=$?
+  release_validation
   [[ $injected == yes ]] || fail "$name: the loader finished before the failover could be injected"
   expect_rc 0
   grep -q "retrying" "$WORK/err" || fail "$name: the loader did not retry"

@@ -174,6 +174,40 @@ sample_for() {
   echo "$csv"
 }
 
+# hold_validation PSQL...: run PSQL (a psql command line with its
+# connection, e.g. psql -X -d "$E2E_DB") in the background as a session
+# that holds a SHARE lock on ingest.rejection_row until it is killed or its
+# server goes; its pid in HOLD_PID.  ingest.validate_batch's first insert
+# waits for that lock (nothing before validation takes it), so a fault
+# test can inject its fault while the loader is inside validation however
+# fast validation is: since issue 15 a 60,000-record validation takes
+# about 70 ms, less than the 50 ms polls of those tests could count on.
+# Returns once the lock is held (at most 10 s).
+hold_validation() {
+  "$@" -c "begin" -c "lock table ingest.rejection_row in share mode" \
+    -c "select 'holding validation', pg_sleep(600)" >/dev/null 2>&1 &
+  HOLD_PID=$! HOLD_CMD=("$@")
+  local i
+  for ((i = 0; i < 200; i++)); do
+    [[ $("$@" -qAt -c "select count(*) from pg_locks
+                       where relation = 'ingest.rejection_row'::regclass
+                         and mode = 'ShareLock' and granted" 2>/dev/null) == 1 ]] && return 0
+    sleep 0.05
+  done
+  fail "hold_validation: the lock was not taken"
+}
+# release_validation: end the session hold_validation started (its backend
+# would sit in pg_sleep, holding the lock, after its client is killed).
+release_validation() {
+  [[ -n ${HOLD_PID:-} ]] || return 0
+  "${HOLD_CMD[@]}" -qAt -c "select pg_terminate_backend(pid) from pg_stat_activity
+                            where query like '%holding validation%'
+                              and pid <> pg_backend_pid()" >/dev/null 2>&1 || true
+  kill "$HOLD_PID" 2>/dev/null || true   # gone already when its server went
+  wait "$HOLD_PID" 2>/dev/null || true
+  HOLD_PID=
+}
+
 # --- issue 14: clusters of a test's own, locales, the fault proxy -------
 
 # as_server CMD...: run CMD as the server's user (postgres when we are

@@ -79,6 +79,8 @@ for step in copy:"copy staging" validate:"validate_batch" publish:"publish_batch
   "$INVOICE_LOADER" -q --dsn "$(dsn invoice_operator)" source add "$src" --start-date 2026-11-28 >/dev/null
   csv=$("$REPO/scripts/gen-invoices.sh" --source "$src" "$WORK/$name" 2026-11-28 $records)
   total=$(sed 's/.*"control_total":"\([-0-9.]*\)".*/\1/' "$csv.manifest.json")
+  # validation holds still for the fault (hold_validation, lib.sh)
+  [[ $name == validate ]] && hold_validation psql -X -q "$(dsn postgres)"
   before=$(on_primary -c "select inet_server_port()")
 
   "$INVOICE_LOADER" --dsn "$(dsn invoice_loader)" load --source "$src" --business-date 2026-11-28 \
@@ -99,6 +101,7 @@ for step in copy:"copy staging" validate:"validate_batch" publish:"publish_batch
   done
   RC=0
   wait $loader || RC=$?
+  release_validation
   [[ $injected == yes ]] || fail "$name: the load finished before the failover could be injected"
   expect_rc 0
   for ((i = 0; i < 2400; i++)); do settled && break; sleep 0.1; done

@@ -17,6 +17,8 @@ for step in copy:"copy staging" validate:"validate_batch" publish:"publish_batch
   register_source "$src" --start-date 2026-11-28
   csv=$("$REPO/scripts/gen-invoices.sh" --source "$src" "$WORK/$name" 2026-11-28 $records)
   total=$(sed 's/.*"control_total":"\([-0-9.]*\)".*/\1/' "$csv.manifest.json")
+  # validation holds still for the fault (hold_validation, lib.sh)
+  [[ $name == validate ]] && hold_validation psql -X -q -d "$E2E_DB"
 
   "$INVOICE_LOADER" --dsn "dbname=$E2E_DB user=invoice_loader" load --source "$src" \
     --business-date 2026-11-28 --input "$csv" --retry-attempts 30 --retry-budget 300 \
@@ -35,6 +37,7 @@ for step in copy:"copy staging" validate:"validate_batch" publish:"publish_batch
   done
   RC=0
   wait $loader || RC=$?
+  release_validation
   [[ $injected == yes ]] || fail "$name: the loader finished before the restart could be injected"
   expect_rc 0
   grep -q "retrying" "$WORK/err" || fail "$name: the loader did not log a retry"

@@ -59,7 +59,9 @@ expect_eq "state after an interrupted COPY" received "$(q 'select state from ing
 expect_eq "staged rows after an interrupted COPY" 0 "$(q 'select count(*) from staging.invoice_valid')"
 
 # The same file again at once: staged now, and stopped in validation.
+hold_validation psql -X -q -d "$E2E_DB"  # validation holds still for the signal (lib.sh)
 interrupt INT '%ingest.validate_batch%' validation
+release_validation
 expect_eq "state after an interrupted validation" staged "$(q 'select state from ingest.batch')"
 
 # An immediate rerun is not refused as "another run is loading": it
