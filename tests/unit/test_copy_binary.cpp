@@ -21,14 +21,14 @@ std::string numeric(std::string_view text, std::size_t dscale)
   loader::io::Decimal const d{loader::io::parse_decimal(text)};
   REQUIRE(d.readable);
   std::string out;
-  cb::append_numeric(out, d.negative, d.whole, d.fraction, dscale);
+  cb::Writer{out}.numeric(d.negative, d.whole, d.fraction, dscale);
   return hex(out);
 }
 
 std::string date(std::string_view iso)
 {
   std::string out;
-  cb::append_date(out, iso);
+  cb::Writer{out}.date(iso);
   return hex(out);
 }
 } // namespace
@@ -36,49 +36,51 @@ std::string date(std::string_view iso)
 TEST_CASE("copy_binary: header, field count, trailer", "[unit][copy_binary]")
 {
   std::string out;
-  cb::append_header(out);
+  cb::Writer{out}.header();
   CHECK(out.size() == 19);
   CHECK(hex(out) == "50 47 43 4f 50 59 0a ff 0d 0a 00 " // PGCOPY\n\377\r\n\0
                     "00 00 00 00 00 00 00 00");
   out.clear();
-  cb::append_field_count(out, 28);
+  cb::Writer{out}.field_count(28);
   CHECK(hex(out) == "00 1c");
   out.clear();
-  cb::append_trailer(out);
+  cb::Writer{out}.trailer();
   CHECK(hex(out) == "ff ff");
 }
 
 TEST_CASE("copy_binary: NULL, integers, bytes", "[unit][copy_binary]")
 {
-  auto const field = [](auto append) {
+  auto const field = [](auto write) {
     std::string out;
-    append(out);
+    cb::Writer w{out};
+    write(w);
+    w.finish();
     return hex(out);
   };
-  CHECK(field([](std::string &o) { cb::append_null(o); }) == "ff ff ff ff");
-  CHECK(field([](std::string &o) { cb::append_int8(o, 42); }) ==
+  CHECK(field([](cb::Writer &o) { o.null(); }) == "ff ff ff ff");
+  CHECK(field([](cb::Writer &o) { o.int8(42); }) ==
         "00 00 00 08 00 00 00 00 00 00 00 2a");
-  CHECK(field([](std::string &o) {
-          cb::append_int8(o, 0x0102030405060708);
+  CHECK(field([](cb::Writer &o) {
+          o.int8(0x0102030405060708);
         }) == "00 00 00 08 01 02 03 04 05 06 07 08");
-  CHECK(field([](std::string &o) { cb::append_int8(o, -2); }) ==
+  CHECK(field([](cb::Writer &o) { o.int8(-2); }) ==
         "00 00 00 08 ff ff ff ff ff ff ff fe");
-  CHECK(field([](std::string &o) { cb::append_int4(o, 0); }) ==
+  CHECK(field([](cb::Writer &o) { o.int4(0); }) ==
         "00 00 00 04 00 00 00 00");
-  CHECK(field([](std::string &o) { cb::append_int4(o, 2147483647); }) ==
+  CHECK(field([](cb::Writer &o) { o.int4(2147483647); }) ==
         "00 00 00 04 7f ff ff ff");
-  CHECK(field([](std::string &o) { cb::append_int4(o, 1 << 26); }) ==
+  CHECK(field([](cb::Writer &o) { o.int4(1 << 26); }) ==
         "00 00 00 04 04 00 00 00");
   // Texts are their bytes: nothing escaped, UTF-8 as it is.
-  CHECK(field([](std::string &o) { cb::append_bytes(o, "a\t\\N\n"); }) ==
+  CHECK(field([](cb::Writer &o) { o.bytes("a\t\\N\n"); }) ==
         "00 00 00 05 61 09 5c 4e 0a");
-  CHECK(field([](std::string &o) {
-          cb::append_bytes(o, "Z\xC3\xBC");
+  CHECK(field([](cb::Writer &o) {
+          o.bytes("Z\xC3\xBC");
         }) == "00 00 00 03 5a c3 bc");
-  CHECK(field([](std::string &o) { cb::append_bytes(o, ""); }) ==
+  CHECK(field([](cb::Writer &o) { o.bytes(""); }) ==
         "00 00 00 00");
-  CHECK(field([](std::string &o) {
-          cb::append_bytes(o, std::string_view{"\0\xff", 2});
+  CHECK(field([](cb::Writer &o) {
+          o.bytes(std::string_view{"\0\xff", 2});
         }) == "00 00 00 02 00 ff");
 }
 
@@ -155,8 +157,31 @@ TEST_CASE("copy_binary: numerics as numeric_recv reads them",
           "00 00 00 08 00 00 00 00 00 00 40 00");
     std::string const fits(16383, '1');
     std::string out;
-    cb::append_numeric(out, false, "", fits, 16383);
+    cb::Writer{out}.numeric(false, "", fits, 16383);
     CHECK(out.size() == 4 + 8 + 2 * 4096);
     CHECK(hex(out.substr(0, 12)) == "00 00 20 08 10 00 ff ff 00 00 3f ff");
   }
+}
+
+TEST_CASE("copy_binary: the writer appends, grows past its hint and cuts "
+          "what it did not use", "[unit][copy_binary]")
+{
+  std::string out{"before"};
+  std::string const big(100000, 'x');
+  {
+    cb::Writer w{out, 8};
+    w.int4(1);
+    CHECK(out.size() >= 6 + 8); // its room, not cut yet
+    w.bytes(big);
+    w.null();
+    w.finish();
+    CHECK(out.size() == 6 + 8 + 4 + big.size() + 4);
+    w.int4(2); // still usable: the destructor cuts again
+  }
+  REQUIRE(out.size() == 6 + 8 + 4 + big.size() + 4 + 8);
+  CHECK(out.substr(0, 6) == "before");
+  CHECK(hex(out.substr(6, 12)) == "00 00 00 04 00 00 00 01 00 01 86 a0");
+  CHECK(out.substr(18, big.size()) == big);
+  CHECK(hex(out.substr(18 + big.size())) ==
+        "ff ff ff ff 00 00 00 04 00 00 00 02");
 }

@@ -1,29 +1,11 @@
 #include "io/copy_binary.hpp"
 
-#include <cstddef>
+#include <cstring>
 
 namespace loader::io::copy_binary
 {
 namespace
 {
-/// value's bytes, most significant first (network byte order).
-template<typename Unsigned> void put(std::string &out, Unsigned value)
-{
-  char bytes[sizeof(Unsigned)];
-  for (std::size_t k = 0; k < sizeof(Unsigned); ++k)
-    bytes[k] = static_cast<char>(value >> (8 * (sizeof(Unsigned) - 1 - k)));
-  out.append(bytes, sizeof(Unsigned));
-}
-
-void put16(std::string &out, std::int16_t v)
-{
-  put(out, static_cast<std::uint16_t>(v));
-}
-void put32(std::string &out, std::int32_t v)
-{
-  put(out, static_cast<std::uint32_t>(v));
-}
-
 /// numeric's largest display scale (NUMERIC_DSCALE_MAX) and its signs.
 constexpr std::size_t max_dscale = 0x3FFF;
 constexpr std::uint16_t numeric_pos = 0x0000;
@@ -35,43 +17,19 @@ int two_digits(std::string_view s, std::size_t at) noexcept
 {
   return (s[at] - '0') * 10 + (s[at + 1] - '0');
 }
+
+/// v's bytes at p, most significant first (network byte order).
+void store16(char *p, std::uint16_t v) noexcept
+{
+  p[0] = static_cast<char>(v >> 8);
+  p[1] = static_cast<char>(v);
+}
+void store32(char *p, std::uint32_t v) noexcept
+{
+  store16(p, static_cast<std::uint16_t>(v >> 16));
+  store16(p + 2, static_cast<std::uint16_t>(v));
+}
 } // namespace
-
-void append_header(std::string &out)
-{
-  static constexpr char signature[] = "PGCOPY\n\377\r\n"; // + its NUL
-  out.append(signature, sizeof signature);
-  put32(out, 0); // flags
-  put32(out, 0); // header extension length
-}
-
-void append_trailer(std::string &out) { put16(out, -1); }
-
-void append_field_count(std::string &out, std::int16_t fields)
-{
-  put16(out, fields);
-}
-
-void append_null(std::string &out) { put32(out, -1); }
-
-void append_int8(std::string &out, std::int64_t value)
-{
-  put32(out, 8);
-  put(out, static_cast<std::uint64_t>(value));
-}
-
-void append_int4(std::string &out, std::int32_t value)
-{
-  put32(out, 4);
-  put32(out, value);
-}
-
-void append_bytes(std::string &out, std::string_view bytes)
-{
-  // A field is at most a record (CsvLimits::max_record_bytes, 1 MiB).
-  put32(out, static_cast<std::int32_t>(bytes.size()));
-  out.append(bytes);
-}
 
 std::int32_t days_since_2000(std::string_view iso) noexcept
 {
@@ -91,36 +49,95 @@ std::int32_t days_since_2000(std::string_view iso) noexcept
   return era * 146097 + day_of_era - 730425;
 }
 
-void append_date(std::string &out, std::string_view iso)
+Writer::Writer(std::string &out, std::size_t hint) :
+        m_out{out}, m_used{out.size()}
 {
-  put32(out, 4);
-  put32(out, days_since_2000(iso));
+  m_out.resize(m_used + hint);
 }
 
-void append_numeric(std::string &out, bool negative, std::string_view whole,
-                    std::string_view fraction, std::size_t dscale)
+void Writer::finish() noexcept { m_out.resize(m_used); }
+
+char *Writer::room(std::size_t n)
+{
+  if (m_out.size() - m_used < n) m_out.resize(m_used + n + 256);
+  char *const at = m_out.data() + m_used;
+  m_used += n;
+  return at;
+}
+
+void Writer::put16(std::uint16_t v) { store16(room(2), v); }
+void Writer::put32(std::uint32_t v) { store32(room(4), v); }
+
+void Writer::header()
+{
+  static constexpr char signature[] = "PGCOPY\n\377\r\n"; // + its NUL
+  std::memcpy(room(sizeof signature), signature, sizeof signature);
+  put32(0); // flags
+  put32(0); // header extension length
+}
+
+void Writer::trailer() { put16(0xFFFF); }
+
+void Writer::field_count(std::int16_t fields)
+{
+  put16(static_cast<std::uint16_t>(fields));
+}
+
+void Writer::null() { put32(0xFFFFFFFF); }
+
+void Writer::int8(std::int64_t value)
+{
+  char *const p = room(12);
+  auto const v = static_cast<std::uint64_t>(value);
+  store32(p, 8);
+  store32(p + 4, static_cast<std::uint32_t>(v >> 32));
+  store32(p + 8, static_cast<std::uint32_t>(v));
+}
+
+void Writer::int4(std::int32_t value)
+{
+  char *const p = room(8);
+  store32(p, 4);
+  store32(p + 4, static_cast<std::uint32_t>(value));
+}
+
+void Writer::bytes(std::string_view value)
+{
+  char *const p = room(4 + value.size());
+  store32(p, static_cast<std::uint32_t>(value.size()));
+  if (not value.empty()) std::memcpy(p + 4, value.data(), value.size());
+}
+
+void Writer::date(std::string_view iso)
+{
+  char *const p = room(8);
+  store32(p, 4);
+  store32(p + 4, static_cast<std::uint32_t>(days_since_2000(iso)));
+}
+
+void Writer::numeric(bool negative, std::string_view whole,
+                     std::string_view fraction, std::size_t dscale)
 {
   while (not whole.empty() and whole.front() == '0') whole.remove_prefix(1);
   while (not fraction.empty() and fraction.back() == '0')
     fraction.remove_suffix(1);
+  auto const head = [this](std::size_t ndigits, long weight,
+                           std::uint16_t sign, std::size_t scale) {
+    char *const p = room(12);
+    store32(p, static_cast<std::uint32_t>(8 + 2 * ndigits));
+    store16(p + 4, static_cast<std::uint16_t>(ndigits));
+    store16(p + 6, static_cast<std::uint16_t>(weight));
+    store16(p + 8, sign);
+    store16(p + 10, static_cast<std::uint16_t>(scale));
+  };
   if (dscale > max_dscale)
   {
-    put32(out, 8);
-    put16(out, 0); // ndigits
-    put16(out, 0); // weight
-    put(out, numeric_pos);
-    put(out, static_cast<std::uint16_t>(max_dscale + 1));
+    head(0, 0, numeric_pos, max_dscale + 1);
     return;
   }
-
   if (whole.empty() and fraction.empty())
   {
-    // Zero, whatever its sign: no digits, weight 0, positive.
-    put32(out, 8);
-    put16(out, 0);
-    put16(out, 0);
-    put(out, numeric_pos);
-    put(out, static_cast<std::uint16_t>(dscale));
+    head(0, 0, numeric_pos, dscale); // zero, whatever its sign
     return;
   }
 
@@ -154,15 +171,10 @@ void append_numeric(std::string &out, bool negative, std::string_view whole,
   if (whole.empty()) first = fraction.find_first_not_of('0') / dec_digits;
   else if (fraction.empty())
     end -= (whole.size() - 1 - whole.find_last_not_of('0')) / dec_digits;
-  std::size_t const ndigits = end - first;
-  long const weight =
-    static_cast<long>(int_groups) - 1 - static_cast<long>(first);
-
-  put32(out, static_cast<std::int32_t>(8 + 2 * ndigits));
-  put16(out, static_cast<std::int16_t>(ndigits));
-  put16(out, static_cast<std::int16_t>(weight));
-  put(out, negative ? numeric_neg : numeric_pos);
-  put(out, static_cast<std::uint16_t>(dscale));
-  for (std::size_t g = first; g < end; ++g) put(out, group(g));
+  head(end - first,
+       static_cast<long>(int_groups) - 1 - static_cast<long>(first),
+       negative ? numeric_neg : numeric_pos, dscale);
+  char *p = room(2 * (end - first));
+  for (std::size_t g = first; g < end; ++g, p += 2) store16(p, group(g));
 }
 } // namespace loader::io::copy_binary

@@ -8,37 +8,36 @@
 
 namespace loader::io
 {
-namespace cb = copy_binary;
-
 namespace
 {
+using copy_binary::Writer;
+
 /// A field as COPY CSV stores it: NULL for an unquoted empty field.
-void append_field(std::string &out, Field const &f)
+void put_field(Writer &w, Field const &f)
 {
-  if (f.null) cb::append_null(out);
-  else cb::append_bytes(out, f.text);
+  if (f.null) w.null();
+  else w.bytes(f.text);
 }
 
 /// A value that is NULL when empty (quoted or not).
-void append_or_null(std::string &out, std::string_view text)
+void put_or_null(Writer &w, std::string_view text)
 {
-  if (text.empty()) cb::append_null(out);
-  else cb::append_bytes(out, text);
+  if (text.empty()) w.null();
+  else w.bytes(text);
 }
 
 /// A real YYYY-MM-DD date, or NULL.
-void append_date_or_null(std::string &out, bool ok, std::string_view text)
+void put_date(Writer &w, bool ok, std::string_view text)
 {
-  if (ok) cb::append_date(out, text);
-  else cb::append_null(out);
+  if (ok) w.date(text);
+  else w.null();
 }
 
 /// A readable amount at dscale, or NULL.
-void append_amount(std::string &out, Decimal const &d, std::size_t dscale)
+void put_amount(Writer &w, Decimal const &d, std::size_t dscale)
 {
-  if (d.readable)
-    cb::append_numeric(out, d.negative, d.whole, d.fraction, dscale);
-  else cb::append_null(out);
+  if (d.readable) w.numeric(d.negative, d.whole, d.fraction, dscale);
+  else w.null();
 }
 
 /// The canonical revision: at most 9 digits (record_rules), an integer.
@@ -48,11 +47,20 @@ std::int32_t revision_of(std::string const &digits) noexcept
   std::from_chars(digits.data(), digits.data() + digits.size(), n);
   return n;
 }
+
+/// Room for a row: its fixed part and the fields' texts, twice for a
+/// failing record (typed and raw).
+std::size_t size_hint(RecordFields const &f, bool passed) noexcept
+{
+  std::size_t texts = 0;
+  for (Field const &field : f) texts += field.text.size();
+  return 320 + (passed ? texts : 2 * texts);
+}
 } // namespace
 
-void append_typed_header(std::string &out) { cb::append_header(out); }
+void append_typed_header(std::string &out) { Writer{out}.header(); }
 
-void append_typed_trailer(std::string &out) { cb::append_trailer(out); }
+void append_typed_trailer(std::string &out) { Writer{out}.trailer(); }
 
 void append_typed_row(std::string &out, std::int64_t batch_id,
                       std::uint64_t record_no, RecordFields const &f,
@@ -65,43 +73,43 @@ void append_typed_row(std::string &out, std::int64_t batch_id,
                         ": more records than staging.invoice_valid."
                         "record_no (integer) can number"};
   bool const passed = v.failed == 0;
-  cb::append_field_count(out, typed_copy_columns);
-  cb::append_int8(out, batch_id);
-  cb::append_int4(out, static_cast<std::int32_t>(record_no));
-  cb::append_int4(out, passed ? 0 : bits.mask_of(v.failed));
+  Writer w{out, size_hint(f, passed)};
+  w.field_count(typed_copy_columns);
+  w.int8(batch_id);
+  w.int4(static_cast<std::int32_t>(record_no));
+  w.int4(passed ? 0 : bits.mask_of(v.failed));
 
-  append_field(out, f[col::invoice_number]);
-  if (v.revision_ok) cb::append_int4(out, revision_of(v.revision));
-  else cb::append_null(out);
-  append_field(out, f[col::status]);
-  append_field(out, f[col::document_type]);
-  append_field(out, f[col::customer_id]);
-  append_date_or_null(out, v.invoice_date_ok, f[col::invoice_date].text);
-  append_date_or_null(out, v.due_date_ok, f[col::due_date].text);
-  append_field(out, f[col::currency]);
+  put_field(w, f[col::invoice_number]);
+  if (v.revision_ok) w.int4(revision_of(v.revision));
+  else w.null();
+  put_field(w, f[col::status]);
+  put_field(w, f[col::document_type]);
+  put_field(w, f[col::customer_id]);
+  put_date(w, v.invoice_date_ok, f[col::invoice_date].text);
+  put_date(w, v.due_date_ok, f[col::due_date].text);
+  put_field(w, f[col::currency]);
 
   if (passed)
   {
     // At the currency's minor unit, which no amount that passes exceeds.
     auto const unit = static_cast<std::size_t>(v.minor_unit);
-    append_amount(out, v.net, unit);
-    append_amount(out, v.tax, unit);
-    append_amount(out, v.gross, unit);
-    append_or_null(out, f[col::description].text);
-    cb::append_bytes(
-      out, std::string_view{reinterpret_cast<char const *>(
-                              v.content_hash.data()),
-                            v.content_hash.size()});
-    for (std::size_t k = 0; k < col::count; ++k) cb::append_null(out);
+    put_amount(w, v.net, unit);
+    put_amount(w, v.tax, unit);
+    put_amount(w, v.gross, unit);
+    put_or_null(w, f[col::description].text);
+    w.bytes(std::string_view{
+      reinterpret_cast<char const *>(v.content_hash.data()),
+      v.content_hash.size()});
+    for (std::size_t k = 0; k < col::count; ++k) w.null();
     return;
   }
 
   // A readable amount at the scale it was written with (as the text
   // numeric_in reads).
   for (Decimal const *d : {&v.net, &v.tax, &v.gross})
-    append_amount(out, *d, d->fraction.size());
-  append_field(out, f[col::description]);
-  cb::append_null(out); // no content hash
-  for (std::size_t k = 0; k < col::count; ++k) append_field(out, f[k]);
+    put_amount(w, *d, d->fraction.size());
+  put_field(w, f[col::description]);
+  w.null(); // no content hash
+  for (std::size_t k = 0; k < col::count; ++k) put_field(w, f[k]);
 }
 } // namespace loader::io
