@@ -224,7 +224,8 @@ TEST_CASE("typed_copy: a failing record's row holds its rules and raw fields",
 TEST_CASE("typed_copy: a record number beyond integer is refused",
           "[unit][typed_copy]")
 {
-  RecordFields const f{fields_of("I,0,ISSUED,INVOICE,C,2026-11-20,,EUR,1,0,1,")};
+  RecordFields const f{
+    fields_of("I,0,ISSUED,INVOICE,C,2026-11-20,,EUR,1,0,1,")};
   RecordChecker checker{currencies(), "2026-11-28"};
   Verdict v;
   checker.check(f, v);

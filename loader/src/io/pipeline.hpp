@@ -3,8 +3,9 @@
 // scanner, as pass 1), splits each record, decides its field rules and
 // writes its binary COPY row (io/typed_copy) into chunk buffers, the
 // format's header before the first and its trailer after the last; the
-// calling thread sends the chunks (the COPY is its connection's).  A small bounded
-// pool of buffers between them keeps memory flat whatever the file size.
+// calling thread sends the chunks (the COPY is its connection's).  A small
+// bounded pool of buffers between them keeps memory flat whatever the file
+// size.
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
