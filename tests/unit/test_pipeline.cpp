@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include "copy_binary_reader.hpp"
 #include "core/errors.hpp"
 #include "io/file_scan.hpp"
 #include "io/pipeline.hpp"
@@ -63,7 +64,7 @@ struct Setup
   {
     FileScan const scan{scan_file(path)};
     mapping = map_header(scan.header, true);
-    pass.batch_id = "9";
+    pass.batch_id = 9;
     pass.header = scan.header;
     pass.mapping = &mapping;
     pass.bits = &bits;
@@ -96,20 +97,36 @@ TEST_CASE("pipeline: every record's row reaches the sender, in order",
   CHECK(r.sent == 500);
   CHECK(records == 500);
   CHECK(chunks > 20);
-  // One row per record, in record order, each a passing one.
-  std::size_t line = 0, start = 0;
-  for (std::size_t end; (end = received.find('\n', start)) !=
-                        std::string::npos;
-       start = end + 1)
+  // One binary COPY stream: one row per record, in record order, each a
+  // passing one, of batch 9.
+  auto const rows = copy_test::read_stream(received);
+  REQUIRE(rows.size() == 500);
+  for (std::size_t k = 0; k < rows.size(); ++k)
   {
-    ++line;
-    std::string const row = received.substr(start, end - start);
-    std::string const head = "9\t" + std::to_string(line) + "\t0\tINV-" +
-                             std::to_string(line) + "\t0\t";
-    REQUIRE(row.substr(0, head.size()) == head);
+    REQUIRE(rows[k].size() == 28);
+    CHECK(copy_test::be(*rows[k][0]) == 9);
+    CHECK(copy_test::be(*rows[k][1]) == k + 1);
+    CHECK(copy_test::be(*rows[k][2]) == 0);
+    CHECK(*rows[k][3] == "INV-" + std::to_string(k + 1));
   }
-  CHECK(line == 500);
-  CHECK(start == received.size());
+}
+
+TEST_CASE("pipeline: a file of no records is a stream of no rows",
+          "[unit][pipeline]")
+{
+  TempFile const f{file_of(0)};
+  Setup s{f.path};
+  std::string received;
+  std::uint64_t chunks = 0;
+  TypedResult const r{stream_typed_rows(f.path, s.pass,
+                                        [&](Chunk const &c) {
+                                          received += c.bytes;
+                                          ++chunks;
+                                        })};
+  CHECK(r.sent == 0);
+  CHECK(chunks == 1);
+  CHECK(received.size() == 21); // the header and the trailer
+  CHECK(copy_test::read_stream(received).empty());
 }
 
 TEST_CASE("pipeline: a failing sender stops the parser and is rethrown",

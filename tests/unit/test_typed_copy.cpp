@@ -1,15 +1,20 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "copy_binary_reader.hpp"
+#include "core/errors.hpp"
 #include "io/csv_fields.hpp"
 #include "io/record_rules.hpp"
 #include "io/typed_copy.hpp"
 
 using namespace loader::io;
+using copy_test::hex;
+using copy_test::Tuple;
 
 namespace
 {
@@ -29,111 +34,133 @@ RuleBits const &bits()
 
 Currencies const &currencies()
 {
-  static Currencies const c{{{"EUR", 2}, {"JPY", 0}}};
+  static Currencies const c{{{"EUR", 2}, {"JPY", 0}, {"KWD", 3}}};
   return c;
 }
 
-/// The COPY row of a record given as raw CSV (12 contract columns).
-std::string row_of(std::string const &raw, std::uint64_t record_no = 1)
+RecordFields fields_of(std::string const &raw)
 {
   FieldSplitter splitter;
   auto const &fields = splitter.split(raw);
   REQUIRE(fields.size() == col::count);
   RecordFields f{};
   for (std::size_t k = 0; k < col::count; ++k) f[k] = fields[k];
+  return f;
+}
+
+/// The COPY row of a record given as raw CSV (12 contract columns), read
+/// back from a whole stream of it alone.
+Tuple row_of(std::string const &raw, std::uint64_t record_no = 1)
+{
+  RecordFields const f{fields_of(raw)};
   RecordChecker checker{currencies(), "2026-11-28"};
   Verdict v;
   checker.check(f, v);
   std::string out;
-  append_typed_row(out, "42", record_no, f, v, bits());
-  return out;
+  append_typed_header(out);
+  append_typed_row(out, 42, record_no, f, v, bits());
+  append_typed_trailer(out);
+  auto const tuples = copy_test::read_stream(out);
+  REQUIRE(tuples.size() == 1);
+  REQUIRE(tuples[0].size() == std::size_t{typed_copy_columns});
+  return tuples[0];
 }
 
-/// The row's values, split at its tabs (the row's LF dropped).
-std::vector<std::string> values_of(std::string row)
+/// The field's bytes as hex; "NULL" for NULL.
+std::string at(Tuple const &t, std::size_t column)
 {
-  REQUIRE(not row.empty());
-  REQUIRE(row.back() == '\n');
-  row.pop_back();
+  return t.at(column) ? hex(*t[column]) : "NULL";
+}
+
+/// A text field's bytes; "NULL" for NULL.
+std::string text(Tuple const &t, std::size_t column)
+{
+  return t.at(column) ? *t[column] : "NULL";
+}
+
+std::vector<std::string> texts(Tuple const &t, std::size_t from,
+                               std::size_t to)
+{
   std::vector<std::string> out;
-  std::size_t start = 0;
-  for (;;)
-  {
-    auto const tab = row.find('\t', start);
-    out.push_back(row.substr(start, tab - start));
-    if (tab == std::string::npos) break;
-    start = tab + 1;
-  }
+  for (std::size_t k = from; k < to; ++k) out.push_back(text(t, k));
   return out;
 }
 
-std::string const null{"\\N"};
-std::vector<std::string> const twelve_nulls(12, "\\N");
+std::vector<std::string> const twelve_nulls(12, "NULL");
 } // namespace
 
-TEST_CASE("typed_copy: COPY text escaping", "[unit][typed_copy]")
-{
-  auto const escaped = [](std::string_view s) {
-    std::string out;
-    append_copy_text(out, s);
-    return out;
-  };
-  CHECK(escaped("plain text") == "plain text");
-  CHECK(escaped("a\\b") == "a\\\\b");
-  CHECK(escaped("a\tb") == "a\\tb");
-  CHECK(escaped("a\nb") == "a\\nb");
-  CHECK(escaped("a\rb") == "a\\rb");
-  CHECK(escaped("\\N") == "\\\\N");
-  CHECK(escaped("\\.") == "\\\\.");
-  CHECK(escaped("\r\n\t\\") == "\\r\\n\\t\\\\");
-  CHECK(escaped("Z\xC3\xBCrich \xE2\x82\xAC") == "Z\xC3\xBCrich \xE2\x82\xAC");
-  CHECK(escaped("") == "");
-}
-
-TEST_CASE("typed_copy: the statement names 28 columns in the row's order",
+TEST_CASE("typed_copy: the statement names 28 columns, binary format",
           "[unit][typed_copy]")
 {
   std::string_view const s{typed_copy_statement};
   auto const open = s.find('('), close = s.find(')');
   REQUIRE(close != std::string_view::npos);
   std::string_view const list = s.substr(open + 1, close - open - 1);
-  CHECK(std::count(list.begin(), list.end(), ',') == 27);
+  CHECK(std::count(list.begin(), list.end(), ',') + 1 == typed_copy_columns);
   CHECK(list.substr(0, 34) == "batch_id, record_no, rules, invoic");
-  CHECK(s.substr(close) == ") from stdin");
-  CHECK(values_of(row_of("I,0,ISSUED,INVOICE,C,2026-11-20,,EUR,1,0,1,"))
-          .size() == 28);
-  CHECK(values_of(row_of(",,,,,,,,,,,")).size() == 28);
+  CHECK(s.substr(close) == ") from stdin (format binary)");
+}
+
+TEST_CASE("typed_copy: a stream of no rows is the header and the trailer",
+          "[unit][typed_copy]")
+{
+  std::string out;
+  append_typed_header(out);
+  append_typed_trailer(out);
+  CHECK(out.size() == 21);
+  CHECK(copy_test::read_stream(out).empty());
 }
 
 TEST_CASE("typed_copy: a passing record's row holds its canonical values",
           "[unit][typed_copy]")
 {
-  auto const v = values_of(row_of("INV-1,007,ISSUED,INVOICE,C-001,"
-                                  "2026-11-28,,EUR,100,19.0,119.00,",
-                                  7));
-  std::vector<std::string> const head{
-    "42", "7", "0", "INV-1", "7", "ISSUED", "INVOICE", "C-001",
-    "2026-11-28", null, "EUR", "100.00", "19.00", "119.00", null};
-  CHECK(std::vector<std::string>(v.begin(), v.begin() + 15) == head);
+  Tuple const v{row_of("INV-1,007,ISSUED,INVOICE,C-001,"
+                       "2026-11-28,,EUR,100,19.0,119.00,",
+                       7)};
+  CHECK(at(v, 0) == "00 00 00 00 00 00 00 2a"); // batch 42
+  CHECK(at(v, 1) == "00 00 00 07");
+  CHECK(at(v, 2) == "00 00 00 00"); // no rule failed
+  CHECK(text(v, 3) == "INV-1");
+  CHECK(at(v, 4) == "00 00 00 07"); // revision 007
+  CHECK(texts(v, 5, 8) ==
+        std::vector<std::string>{"ISSUED", "INVOICE", "C-001"});
+  CHECK(at(v, 8) == "00 00 26 64"); // 2026-11-28: day 9828
+  CHECK(at(v, 9) == "NULL");        // no due date
+  CHECK(text(v, 10) == "EUR");
+  // 100.00, 19.00, 119.00: at EUR's two decimals whatever was written
+  CHECK(at(v, 11) == "00 01 00 00 00 00 00 02 00 64");
+  CHECK(at(v, 12) == "00 01 00 00 00 00 00 02 00 13");
+  CHECK(at(v, 13) == "00 01 00 00 00 00 00 02 00 77");
+  CHECK(at(v, 14) == "NULL"); // no description
   // printf %s '6:ISSUED7:INVOICE5:C-00110:2026-11-28-3:EUR6:100.00'
-  //   '5:19.006:119.00-' | sha256sum  (one string)
-  CHECK(v[15] == "\\\\x8bc09a5f1c9d378f072462b5758677066ec9a22940b554e11d"
-                 "116086abd0a614");
-  CHECK(std::vector<std::string>(v.begin() + 16, v.end()) == twelve_nulls);
+  //   '5:19.006:119.00-' | sha256sum  (one string): its 32 bytes
+  CHECK(at(v, 15) == "8b c0 9a 5f 1c 9d 37 8f 07 24 62 b5 75 86 77 06 "
+                     "6e c9 a2 29 40 b5 54 e1 1d 11 60 86 ab d0 a6 14");
+  CHECK(texts(v, 16, 28) == twelve_nulls);
 
-  SECTION("texts are escaped, an empty description is NULL quoted or not")
+  SECTION("texts are their bytes; an empty description is NULL, quoted "
+          "or not")
   {
-    auto const w = values_of(row_of("INV-2,0,ISSUED,INVOICE,\"C\t1\","
-                                    "2026-11-20,2026-12-01,JPY,5,0,5,"
-                                    "\"line\nand \\ back\""));
-    CHECK(w[7] == "C\\t1");
-    CHECK(w[9] == "2026-12-01");
-    CHECK(w[11] == "5");
-    CHECK(w[14] == "line\\nand \\\\ back");
-    auto const q = values_of(row_of("INV-3,0,ISSUED,INVOICE,C,2026-11-20,"
-                                    "\"\",EUR,1,0,1,\"\""));
-    CHECK(q[9] == null);
-    CHECK(q[14] == null);
+    Tuple const w{row_of("INV-2,0,ISSUED,INVOICE,\"C\t1\","
+                         "2026-11-20,2026-12-01,JPY,5,0,5,"
+                         "\"line\nand \\ back \xE2\x82\xAC\"")};
+    CHECK(text(w, 7) == "C\t1");
+    CHECK(at(w, 9) == "00 00 26 67"); // 2026-12-01: day 9831
+    CHECK(at(w, 11) == "00 01 00 00 00 00 00 00 00 05");
+    CHECK(at(w, 12) == "00 00 00 00 00 00 00 00"); // 0, scale 0
+    CHECK(text(w, 14) == "line\nand \\ back \xE2\x82\xAC");
+    Tuple const q{row_of("INV-3,0,ISSUED,INVOICE,C,2026-11-20,"
+                         "\"\",EUR,1,0,1,\"\"")};
+    CHECK(at(q, 9) == "NULL");
+    CHECK(at(q, 14) == "NULL");
+  }
+  SECTION("a credit note's negative amounts, at KWD's three decimals")
+  {
+    Tuple const w{row_of("CN-1,0,ISSUED,CREDIT_NOTE,C,2026-11-20,,KWD,"
+                         "-12.5,-0.00,-12.500,")};
+    CHECK(at(w, 11) == "00 02 00 00 40 00 00 03 00 0c 13 88");
+    CHECK(at(w, 12) == "00 00 00 00 00 00 00 03"); // -0.00: zero
+    CHECK(at(w, 13) == "00 02 00 00 40 00 00 03 00 0c 13 88");
   }
 }
 
@@ -142,40 +169,78 @@ TEST_CASE("typed_copy: a failing record's row holds its rules and raw fields",
 {
   // revision.format (loader bit 3 -> database bit 4), due_date.format (12
   // -> 13), gross_amount.precision (24 -> 25) and amounts.sum (25 -> 26);
-  // the readable values stay, as written.
-  auto const v = values_of(row_of("INV-1,1.0,ISSUED,INVOICE,C-001,"
-                                  "2026-11-20,soon,EUR,007.5,0,7.499,"
-                                  "\"a\tb\""));
-  CHECK(v[2] == std::to_string(1 << 4 | 1 << 13 | 1 << 25 | 1 << 26));
-  std::vector<std::string> const typed{
-    "42", "1", v[2], "INV-1", null, "ISSUED", "INVOICE", "C-001",
-    "2026-11-20", null, "EUR", "007.5", "0", "7.499", "a\\tb", null};
-  CHECK(std::vector<std::string>(v.begin(), v.begin() + 16) == typed);
+  // the readable values stay, at the scale they were written with.
+  Tuple const v{row_of("INV-1,1.0,ISSUED,INVOICE,C-001,"
+                       "2026-11-20,soon,EUR,007.5,0,7.499,"
+                       "\"a\tb\"")};
+  CHECK(at(v, 2) == "06 00 20 10"); // 1 << 4 | 1 << 13 | 1 << 25 | 1 << 26
+  CHECK(text(v, 3) == "INV-1");
+  CHECK(at(v, 4) == "NULL");
+  CHECK(at(v, 8) == "00 00 26 5c"); // 2026-11-20: day 9820
+  CHECK(at(v, 9) == "NULL");
+  CHECK(text(v, 10) == "EUR");
+  CHECK(at(v, 11) == "00 02 00 00 00 00 00 01 00 07 13 88"); // 7.5
+  CHECK(at(v, 12) == "00 00 00 00 00 00 00 00");             // 0
+  CHECK(at(v, 13) == "00 02 00 00 00 00 00 03 00 07 13 7e"); // 7.499
+  CHECK(text(v, 14) == "a\tb");
+  CHECK(at(v, 15) == "NULL"); // no hash
   std::vector<std::string> const raw{
     "INV-1", "1.0", "ISSUED", "INVOICE", "C-001", "2026-11-20", "soon",
-    "EUR", "007.5", "0", "7.499", "a\\tb"};
-  CHECK(std::vector<std::string>(v.begin() + 16, v.end()) == raw);
+    "EUR", "007.5", "0", "7.499", "a\tb"};
+  CHECK(texts(v, 16, 28) == raw);
 
   SECTION("unquoted empty fields are NULL, quoted ones empty text")
   {
-    auto const w = values_of(row_of(",\"\",ISSUED,,\"\",x,,\"\",1e3,,,\"\""));
-    CHECK(w[3] == null);
-    CHECK(w[4] == null); // revision: not readable
-    CHECK(w[6] == null);
-    CHECK(w[7] == "");
-    CHECK(w[8] == null); // not a date
-    CHECK(w[10] == "");
-    CHECK(w[11] == null); // 1e3: not readable
-    CHECK(w[14] == "");
+    Tuple const w{row_of(",\"\",ISSUED,,\"\",x,,\"\",1e3,,,\"\"")};
+    CHECK(at(w, 3) == "NULL");
+    CHECK(at(w, 4) == "NULL"); // revision: not readable
+    CHECK(at(w, 6) == "NULL");
+    CHECK(at(w, 7) == "");
+    CHECK(at(w, 8) == "NULL"); // not a date
+    CHECK(at(w, 10) == "");
+    CHECK(at(w, 11) == "NULL"); // 1e3: not readable
+    CHECK(at(w, 14) == "");
     std::vector<std::string> const raw_fields{
-      null, "", "ISSUED", null, "", "x", null, "", "1e3", null, null, ""};
-    CHECK(std::vector<std::string>(w.begin() + 16, w.end()) == raw_fields);
+      "NULL", "", "ISSUED", "NULL", "", "x", "NULL", "", "1e3", "NULL",
+      "NULL", ""};
+    CHECK(texts(w, 16, 28) == raw_fields);
   }
-  SECTION("an unreadable invoice number is sent as it is, escaped")
+  SECTION("an unreadable invoice number is sent as it is")
   {
-    auto const w = values_of(row_of("\"bad\\\nnumber\",0,ISSUED,INVOICE,C,"
-                                    "2026-11-20,,EUR,1,0,1,"));
-    CHECK(w[3] == "bad\\\\\\nnumber");
-    CHECK(w[16] == "bad\\\\\\nnumber");
+    Tuple const w{row_of("\"bad\\\nnumber\",0,ISSUED,INVOICE,C,"
+                         "2026-11-20,,EUR,1,0,1,")};
+    CHECK(text(w, 3) == "bad\\\nnumber");
+    CHECK(text(w, 16) == "bad\\\nnumber");
+  }
+  SECTION("-0.00 in an unknown currency is zero at two decimals")
+  {
+    Tuple const w{row_of("INV-1,0,ISSUED,INVOICE,C,2026-11-20,,XXX,"
+                         "-0.00,0,-0.00,")};
+    CHECK(at(w, 11) == "00 00 00 00 00 00 00 02");
+    CHECK(at(w, 13) == "00 00 00 00 00 00 00 02");
+  }
+}
+
+TEST_CASE("typed_copy: a record number beyond integer is refused",
+          "[unit][typed_copy]")
+{
+  RecordFields const f{
+    fields_of("I,0,ISSUED,INVOICE,C,2026-11-20,,EUR,1,0,1,")};
+  RecordChecker checker{currencies(), "2026-11-28"};
+  Verdict v;
+  checker.check(f, v);
+  std::string out;
+  append_typed_row(out, 42, 2147483647, f, v, bits());
+  CHECK_FALSE(out.empty());
+  try
+  {
+    append_typed_row(out, 42, 2147483648, f, v, bits());
+    FAIL("no error");
+  }
+  catch (loader::LoaderError const &e)
+  {
+    CHECK(e.kind == loader::ErrorKind::data);
+    CHECK(std::string{e.what()}.find("batch 42 record 2147483648") !=
+          std::string::npos);
   }
 }

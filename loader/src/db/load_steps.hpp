@@ -120,8 +120,9 @@ struct StagingContext
   /// ingest.currency: (code, minor unit).
   std::vector<std::pair<std::string, int>> minor_units;
 };
-/// Writes the batch's rows into the COPY of io::typed_copy_statement (one
-/// per record, text format); returns the number of records it sent.
+/// Writes the batch's rows into the COPY of io::typed_copy_statement (the
+/// binary format's whole stream: header, one row per record, trailer);
+/// returns the number of records it sent.
 using Producer = std::function<std::uint64_t(StagingContext const &,
                                              CopyWriter const &)>;
 

@@ -288,6 +288,11 @@ std::unique_ptr<Connection> connect(std::string const &dsn)
     keys.push_back("dbname"); // expanded: a conninfo or URI
     values.push_back(dsn.c_str());
   }
+  // After the DSN, so that it wins over the DSN, PGCLIENTENCODING and the
+  // role's or database's setting: the loader sends the file's bytes as
+  // they are (UTF-8, checked by the scanner), in COPY's texts included.
+  keys.push_back("client_encoding");
+  values.push_back("UTF8");
   keys.push_back(nullptr);
   values.push_back(nullptr);
 

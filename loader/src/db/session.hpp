@@ -69,8 +69,10 @@ private:
 /// Adds, unless the DSN or the environment sets them (connection_defaults):
 /// fallback_application_name=invoice-loader, connect_timeout, TCP
 /// keepalives and tcp_user_timeout, so that a dead peer on the network is
-/// noticed.  The session then bounds every wait for the server's reply by
-/// its statement_timeout (role, database or DSN setting, or
+/// noticed; and client_encoding=UTF8 whatever the DSN or the environment
+/// say (the loader's texts are the file's UTF-8 bytes).  The session then
+/// bounds every wait for the server's reply by its statement_timeout
+/// (role, database or DSN setting, or
 /// set_statement_timeout) plus reply_grace: a peer that stops answering
 /// (a stalled middlebox) costs at most that, then the connection is closed
 /// and the call fails as a lost connection (transient, or in doubt during

@@ -52,7 +52,7 @@ db::Producer records_of(Input const &in, io::FileScan const &scan,
     io::Currencies const currencies{ctx.minor_units};
     io::HeaderMapping const mapping{io::map_header(scan.header, true)};
     io::TypedPass pass;
-    pass.batch_id = std::to_string(ctx.batch_id);
+    pass.batch_id = ctx.batch_id;
     pass.header = scan.header;
     pass.mapping = &mapping;
     pass.bits = &bits;

@@ -88,6 +88,7 @@ public:
   {
     m_chunk = m_queue.take_empty();
     m_chunk.bytes.reserve(m_chunk_bytes + m_chunk_bytes / 4);
+    append_typed_header(m_chunk.bytes);
   }
 
   void on_header(std::vector<std::string> const &names) override
@@ -116,10 +117,12 @@ public:
     if (m_chunk.bytes.size() >= m_chunk_bytes) hand_over();
   }
 
-  /// The last, partly filled chunk.
+  /// The last, partly filled chunk, with the trailer.
   void flush()
   {
-    if (m_chunk.records > 0) hand_over();
+    append_typed_trailer(m_chunk.bytes);
+    sent += m_chunk.records;
+    m_queue.push_full(std::move(m_chunk));
   }
 
   std::uint64_t sent = 0;

@@ -1,9 +1,11 @@
 #pragma once
 // Pass 2 as two threads: a parser thread reads the file (SHA-256 and the
 // scanner, as pass 1), splits each record, decides its field rules and
-// writes its COPY row (io/typed_copy) into chunk buffers; the calling
-// thread sends the chunks (the COPY is its connection's).  A small bounded
-// pool of buffers between them keeps memory flat whatever the file size.
+// writes its binary COPY row (io/typed_copy) into chunk buffers, the
+// format's header before the first and its trailer after the last; the
+// calling thread sends the chunks (the COPY is its connection's).  A small
+// bounded pool of buffers between them keeps memory flat whatever the file
+// size.
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -20,7 +22,8 @@
 
 namespace loader::io
 {
-/// COPY rows of whole records.
+/// Binary COPY data: whole rows (the first chunk starts with the header,
+/// the last ends with the trailer).
 struct Chunk
 {
   std::string bytes;
@@ -71,7 +74,7 @@ private:
 /// What the parser needs besides the file.
 struct TypedPass
 {
-  std::string batch_id; ///< decimal, as written into every row
+  std::int64_t batch_id = 0; ///< written into every row
   /// Pass 1's header: pass 2 must see the same (else the file changed).
   std::vector<std::string> header;
   HeaderMapping const *mapping = nullptr; ///< of that header
@@ -88,8 +91,9 @@ struct TypedResult
   bool header_changed = false; ///< pass 2 saw another header or shape
 };
 
-/// Pass 2: every record's COPY row, in chunks of whole rows, handed to
-/// send() on the calling thread.  What send() throws stops the parser and
+/// Pass 2: the whole binary COPY stream of the file's records (at least
+/// the header and the trailer), in chunks of whole rows, handed to send()
+/// on the calling thread.  What send() throws stops the parser and
 /// is rethrown; so is what the parser throws (a file that cannot be
 /// read).  chunk_bytes: a chunk is handed over once it holds this much.
 TypedResult stream_typed_rows(std::string const &path, TypedPass const &pass,

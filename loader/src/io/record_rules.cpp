@@ -215,6 +215,7 @@ void RecordChecker::check(RecordFields const &f, Verdict &out)
     unit = m_last_unit;
     if (unit < 0) fail(Rule::currency_unknown);
   }
+  out.minor_unit = unit;
 
   struct Amount
   {

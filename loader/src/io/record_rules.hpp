@@ -152,6 +152,7 @@ struct Verdict
   bool due_date_ok = false;     ///< a real date
   Decimal net, tax, gross;
   std::string revision; ///< canonical (no leading zeros) when revision_ok
+  int minor_unit = -1; ///< the currency's, -1 when missing or not known
   // Only when failed == 0: the canonical amounts and the content hash v2.
   std::string net_text, tax_text, gross_text;
   std::array<unsigned char, 32> content_hash{};

@@ -1,149 +1,115 @@
 #include "io/typed_copy.hpp"
 
-#include <array>
 #include <charconv>
+#include <limits>
+
+#include "core/errors.hpp"
+#include "io/copy_binary.hpp"
 
 namespace loader::io
 {
 namespace
 {
-/// The bytes COPY text reads specially, and what stands for each.
-constexpr std::array<char, 256> make_escapes()
-{
-  std::array<char, 256> t{};
-  t[std::size_t{'\\'}] = '\\';
-  t[std::size_t{'\t'}] = 't';
-  t[std::size_t{'\n'}] = 'n';
-  t[std::size_t{'\r'}] = 'r';
-  return t;
-}
-constexpr std::array<char, 256> escapes = make_escapes();
-
-constexpr std::string_view null_value{"\\N"};
-
-/// n in decimal (std::to_chars: no locale, no allocation).
-template<typename Int> void append_number(std::string &out, Int n)
-{
-  std::array<char, 24> digits{};
-  char *const end = digits.data() + digits.size();
-  out.append(digits.data(), std::to_chars(digits.data(), end, n).ptr);
-}
+using copy_binary::Writer;
 
 /// A field as COPY CSV stores it: NULL for an unquoted empty field.
-void append_field(std::string &out, Field const &f)
+void put_field(Writer &w, Field const &f)
 {
-  if (f.null) out.append(null_value);
-  else append_copy_text(out, f.text);
+  if (f.null) w.null();
+  else w.bytes(f.text);
 }
 
 /// A value that is NULL when empty (quoted or not).
-void append_or_null(std::string &out, std::string_view text)
+void put_or_null(Writer &w, std::string_view text)
 {
-  if (text.empty()) out.append(null_value);
-  else append_copy_text(out, text);
+  if (text.empty()) w.null();
+  else w.bytes(text);
 }
 
-void append_hex(std::string &out, std::array<unsigned char, 32> const &h)
+/// A real YYYY-MM-DD date, or NULL.
+void put_date(Writer &w, bool ok, std::string_view text)
 {
-  static char const hex[] = "0123456789abcdef";
-  out.append("\\\\x"); // \x, its backslash doubled for COPY text
-  for (unsigned char const b : h)
-  {
-    out.push_back(hex[b >> 4]);
-    out.push_back(hex[b & 0x0f]);
-  }
+  if (ok) w.date(text);
+  else w.null();
+}
+
+/// A readable amount at dscale, or NULL.
+void put_amount(Writer &w, Decimal const &d, std::size_t dscale)
+{
+  if (d.readable) w.numeric(d.negative, d.whole, d.fraction, dscale);
+  else w.null();
+}
+
+/// The canonical revision: at most 9 digits (record_rules), an integer.
+std::int32_t revision_of(std::string const &digits) noexcept
+{
+  std::int32_t n = 0;
+  std::from_chars(digits.data(), digits.data() + digits.size(), n);
+  return n;
+}
+
+/// Room for a row: its fixed part and the fields' texts, twice for a
+/// failing record (typed and raw).
+std::size_t size_hint(RecordFields const &f, bool passed) noexcept
+{
+  std::size_t texts = 0;
+  for (Field const &field : f) texts += field.text.size();
+  return 320 + (passed ? texts : 2 * texts);
 }
 } // namespace
 
-void append_copy_text(std::string &out, std::string_view value)
-{
-  std::size_t done = 0;
-  for (std::size_t k = 0; k < value.size(); ++k)
-  {
-    char const e = escapes[static_cast<unsigned char>(value[k])];
-    if (e == 0) continue;
-    out.append(value.data() + done, k - done);
-    out.push_back('\\');
-    out.push_back(e);
-    done = k + 1;
-  }
-  out.append(value.data() + done, value.size() - done);
-}
+void append_typed_header(std::string &out) { Writer{out}.header(); }
 
-void append_typed_row(std::string &out, std::string_view batch_id,
+void append_typed_trailer(std::string &out) { Writer{out}.trailer(); }
+
+void append_typed_row(std::string &out, std::int64_t batch_id,
                       std::uint64_t record_no, RecordFields const &f,
                       Verdict const &v, RuleBits const &bits)
 {
-  out.append(batch_id);
-  out.push_back('\t');
-  append_number(out, record_no);
-  out.push_back('\t');
+  if (record_no > std::numeric_limits<std::int32_t>::max())
+    throw LoaderError{ErrorKind::data,
+                      "batch " + std::to_string(batch_id) + " record " +
+                        std::to_string(record_no) +
+                        ": more records than staging.invoice_valid."
+                        "record_no (integer) can number"};
   bool const passed = v.failed == 0;
-  append_number(out, passed ? 0 : bits.mask_of(v.failed));
-  out.push_back('\t');
+  Writer w{out, size_hint(f, passed)};
+  w.field_count(typed_copy_columns);
+  w.int8(batch_id);
+  w.int4(static_cast<std::int32_t>(record_no));
+  w.int4(passed ? 0 : bits.mask_of(v.failed));
 
-  auto const tab = [&out] { out.push_back('\t'); };
-  append_field(out, f[col::invoice_number]);
-  tab();
-  if (v.revision_ok) out.append(v.revision);
-  else out.append(null_value);
-  tab();
-  append_field(out, f[col::status]);
-  tab();
-  append_field(out, f[col::document_type]);
-  tab();
-  append_field(out, f[col::customer_id]);
-  tab();
-  // A real date is ten ASCII characters: nothing to escape.
-  if (v.invoice_date_ok) out.append(f[col::invoice_date].text);
-  else out.append(null_value);
-  tab();
-  if (v.due_date_ok) out.append(f[col::due_date].text);
-  else out.append(null_value);
-  tab();
-  append_field(out, f[col::currency]);
-  tab();
+  put_field(w, f[col::invoice_number]);
+  if (v.revision_ok) w.int4(revision_of(v.revision));
+  else w.null();
+  put_field(w, f[col::status]);
+  put_field(w, f[col::document_type]);
+  put_field(w, f[col::customer_id]);
+  put_date(w, v.invoice_date_ok, f[col::invoice_date].text);
+  put_date(w, v.due_date_ok, f[col::due_date].text);
+  put_field(w, f[col::currency]);
 
   if (passed)
   {
-    out.append(v.net_text);
-    tab();
-    out.append(v.tax_text);
-    tab();
-    out.append(v.gross_text);
-    tab();
-    append_or_null(out, f[col::description].text);
-    tab();
-    append_hex(out, v.content_hash);
-    for (std::size_t k = 0; k < col::count; ++k)
-    {
-      tab();
-      out.append(null_value);
-    }
-    out.push_back('\n');
+    // At the currency's minor unit, which no amount that passes exceeds.
+    auto const unit = static_cast<std::size_t>(v.minor_unit);
+    put_amount(w, v.net, unit);
+    put_amount(w, v.tax, unit);
+    put_amount(w, v.gross, unit);
+    put_or_null(w, f[col::description].text);
+    w.bytes(std::string_view{
+      reinterpret_cast<char const *>(v.content_hash.data()),
+      v.content_hash.size()});
+    for (std::size_t k = 0; k < col::count; ++k) w.null();
     return;
   }
 
-  // A readable amount is -?digits[.digits]: nothing to escape either.
-  for (std::size_t c : {std::size_t{col::net_amount},
-                        std::size_t{col::tax_amount},
-                        std::size_t{col::gross_amount}})
-  {
-    Decimal const &d = c == col::net_amount   ? v.net
-                       : c == col::tax_amount ? v.tax
-                                              : v.gross;
-    if (d.readable) out.append(f[c].text);
-    else out.append(null_value);
-    tab();
-  }
-  append_field(out, f[col::description]);
-  tab();
-  out.append(null_value); // no content hash
-  for (std::size_t k = 0; k < col::count; ++k)
-  {
-    tab();
-    append_field(out, f[k]);
-  }
-  out.push_back('\n');
+  // A readable amount at the scale it was written with (as the text
+  // numeric_in reads).
+  for (Decimal const *d : {&v.net, &v.tax, &v.gross})
+    put_amount(w, *d, d->fraction.size());
+  put_field(w, f[col::description]);
+  w.null(); // no content hash
+  for (std::size_t k = 0; k < col::count; ++k) put_field(w, f[k]);
 }
 } // namespace loader::io

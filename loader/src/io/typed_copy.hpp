@@ -1,8 +1,12 @@
 #pragma once
-// One COPY row per record for staging.invoice_valid, text format (tab
-// between values, \N for NULL, LF at the end): the typed canonical values
-// of a record that passes every field rule, or the failed rules with the
-// readable values and the twelve raw fields of one that does not.
+// One COPY row per record for staging.invoice_valid, in PostgreSQL's
+// binary COPY format (io/copy_binary): the typed canonical values of a
+// record that passes every field rule, or the failed rules with the
+// readable values and the twelve raw fields of one that does not.  Binary
+// rather than text: the server takes each value without parsing it (a
+// million rows COPYed from a file: 1.0 s of server time instead of 1.5; a
+// million-record load, received -> staged: 1.45 s instead of 1.78, medians
+// of nine alternating runs).
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -20,22 +24,28 @@ inline constexpr std::string_view typed_copy_statement{
   "content_hash, raw_invoice_number, raw_revision, raw_status, "
   "raw_document_type, raw_customer_id, raw_invoice_date, raw_due_date, "
   "raw_currency, raw_net_amount, raw_tax_amount, raw_gross_amount, "
-  "raw_description) from stdin"};
+  "raw_description) from stdin (format binary)"};
 
-/// value, escaped for COPY text: backslash, tab, LF and CR as \\ \t \n \r.
-void append_copy_text(std::string &out, std::string_view value);
+/// The columns of typed_copy_statement: the field count of every row.
+inline constexpr std::int16_t typed_copy_columns = 28;
 
-/// Appends the row of one record, LF included.  batch_id is written as
-/// given (decimal digits).
-///  - passed (v.failed == 0): rules 0, the canonical values (revision
-///    without leading zeros, amounts at the currency's minor unit, empty
-///    due_date and description NULL), the content hash as \\x + hex, raw_*
-///    NULL;
+/// Before the first row and after the last (copy_binary's header and
+/// trailer): a stream of no rows is the two alone.
+void append_typed_header(std::string &out);
+void append_typed_trailer(std::string &out);
+
+/// Appends the row of one record.  Texts are sent as their bytes (UTF-8,
+/// the loader's client_encoding), dates as days, amounts as numerics.
+///  - passed (v.failed == 0): rules 0, the canonical values (revision as
+///    an integer, amounts at the currency's minor unit, empty due_date and
+///    description NULL), the content hash (32 bytes), raw_* NULL;
 ///  - failed: the database's mask of the failed rules, the fields as COPY
 ///    CSV stores them (NULL for unquoted empty), revision, dates and
-///    amounts only where readable (else NULL), no hash, and raw_* = the
-///    twelve fields as COPY CSV stores them.
-void append_typed_row(std::string &out, std::string_view batch_id,
+///    amounts only where readable (else NULL; an amount at the scale it
+///    was written with), no hash, and raw_* = the twelve fields as COPY
+///    CSV stores them.
+/// Throws LoaderError{data} for a record_no beyond staging's integer.
+void append_typed_row(std::string &out, std::int64_t batch_id,
                       std::uint64_t record_no, RecordFields const &f,
                       Verdict const &v, RuleBits const &bits);
 } // namespace loader::io
