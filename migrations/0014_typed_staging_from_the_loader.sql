@@ -143,3 +143,12 @@ update ingest.rejection_row as r
    and l.batch_id = r.batch_id and l.record_no = r.record_no
    and l.gross_amount ~ '^-?[0-9]+(\.[0-9]+)?$'
    and length(split_part(ltrim(l.gross_amount, '-'), '.', 1)) <= 18;
+
+-- What history looked like when validation read it for the batch's keys
+-- (ingest.history_stamp: the source's published and reverted events so
+-- far).  Publication reads history again under the source's publication
+-- lock only when the stamp has moved since: a publication or revert of the
+-- source committed in between (issue 15 item 5).
+alter table ingest.batch add column history_stamp bigint;
+comment on column ingest.batch.history_stamp is
+  'ingest.history_stamp of the source just before validation read history for this batch''s keys.';

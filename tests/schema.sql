@@ -314,6 +314,19 @@ CREATE FUNCTION ingest.guard_operator_action() RETURNS trigger
 ALTER FUNCTION ingest.guard_operator_action() OWNER TO invoice_owner;
 
 --
+-- Name: history_stamp(text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.history_stamp(p_source text) RETURNS bigint
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.history_stamp(p_source text) OWNER TO invoice_owner;
+
+--
 -- Name: holds_runner_lock(text, date); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1022,6 +1035,7 @@ CREATE TABLE ingest.batch (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     published_at timestamp with time zone,
     replays integer DEFAULT 0 NOT NULL,
+    history_stamp bigint,
     CONSTRAINT batch_file_records_check CHECK ((file_records >= 0)),
     CONSTRAINT batch_record_count_check CHECK ((record_count >= 0)),
     CONSTRAINT batch_replays_check CHECK ((replays >= 0)),
@@ -2356,6 +2370,13 @@ GRANT ALL ON FUNCTION ingest.get_source(p_source text) TO invoice_operator;
 --
 
 REVOKE ALL ON FUNCTION ingest.guard_operator_action() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION history_stamp(p_source text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.history_stamp(p_source text) FROM PUBLIC;
 
 
 --

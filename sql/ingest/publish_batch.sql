@@ -95,8 +95,17 @@ begin
 
   -- Revisions are immutable: a (key, revision) published since this batch
   -- was validated, with other content, rejects the records carrying it,
-  -- as validation would have; then the policy decides again.
-  v_conflicts := ingest.reject_revision_conflicts(p_batch_id, v_batch.source);
+  -- as validation would have; then the policy decides again.  History is
+  -- read again only if it changed since validation read it (a publication
+  -- or revert of the source committed since: ingest.history_stamp);
+  -- otherwise staging.key_version still holds exactly what it holds, and
+  -- there is nothing new to conflict with.
+  if v_batch.history_stamp is not null
+     and v_batch.history_stamp = ingest.history_stamp(v_batch.source) then
+    v_conflicts := 0;
+  else
+    v_conflicts := ingest.reject_revision_conflicts(p_batch_id, v_batch.source);
+  end if;
   if v_conflicts > 0 then
     v_rejected := ingest.rejected_records(p_batch_id);
     update ingest.batch as b

@@ -55,6 +55,7 @@ declare
   v_typed      bigint;
   v_typed_path boolean;
   v_repeats    boolean;
+  v_stamp      bigint;
 begin
   select * into v_batch from ingest.batch as b where b.batch_id = p_batch_id for update;
   if not found then
@@ -254,7 +255,10 @@ begin
      where v.ctid = any (array(select k.tid from k where k.conflicting));
   end if;
 
-  -- 4. Revisions are immutable: a published (key, revision) with other content.
+  -- 4. Revisions are immutable: a published (key, revision) with other
+  --    content.  The stamp is taken first: publication reads history again
+  --    only if a publication or revert of the source committed since.
+  v_stamp := ingest.history_stamp(v_batch.source);
   perform ingest.reject_revision_conflicts(p_batch_id, v_batch.source);
 
   -- 5. Reconciliation against the manifest (totals of step 0).
@@ -316,7 +320,8 @@ begin
                || coalesce(ingest.rejected_share_problem(v_source, v_rejected, v_staged), '[]');
 
   update ingest.batch as b
-     set accepted_count = v_accepted, rejected_count = v_rejected, distinct_keys = v_keys
+     set accepted_count = v_accepted, rejected_count = v_rejected, distinct_keys = v_keys,
+         history_stamp = v_stamp
    where b.batch_id = p_batch_id;
 
   if jsonb_array_length(v_reasons) > 0
