@@ -8,6 +8,7 @@
 
 #include "core/errors.hpp"
 #include "io/file_scan.hpp"
+#include "temp_file.hpp"
 
 using loader::ErrorKind;
 using loader::LoaderError;
@@ -15,23 +16,6 @@ using loader::io::read_small_file;
 
 namespace
 {
-/// A temporary file holding bytes; removed when the test case ends.
-struct TempFile
-{
-  explicit TempFile(std::string const &bytes)
-  {
-    char name[] = "/tmp/test_file_scan.XXXXXX";
-    int const fd = ::mkstemp(name);
-    REQUIRE(fd >= 0);
-    path = name;
-    REQUIRE(::write(fd, bytes.data(), bytes.size()) ==
-            static_cast<ssize_t>(bytes.size()));
-    ::close(fd);
-  }
-  ~TempFile() { std::remove(path.c_str()); }
-  std::string path;
-};
-
 /// The LoaderError read_small_file throws for bytes, or "" if it reads them.
 std::string refusal_of(std::string const &bytes, ErrorKind &kind)
 {

@@ -14,6 +14,7 @@
 #include "cli/command.hpp"
 #include "core/errors.hpp"
 #include "flows/notify.hpp"
+#include "temp_file.hpp"
 
 using Catch::Matchers::Contains;
 using loader::ErrorKind;
@@ -48,18 +49,6 @@ std::string kind_of(Args const &args)
     if (e.kind == ErrorKind::config) return "config";
     return "other";
   }
-}
-
-std::string private_file(std::string const &text)
-{
-  char path[] = "/tmp/notify_test_XXXXXX";
-  int const fd = ::mkstemp(path);
-  REQUIRE(fd >= 0);
-  REQUIRE(::write(fd, text.data(), text.size()) ==
-          static_cast<ssize_t>(text.size()));
-  ::close(fd);
-  REQUIRE(::chmod(path, 0600) == 0);
-  return path;
 }
 
 char const payload[] =
@@ -137,15 +126,14 @@ TEST_CASE("notify: a password in a sink URL comes from the config file",
           "[unit][cli][notify]")
 {
   // Not on this process's command line (the test binary's), so accepted.
-  std::string const path{private_file(
+  TempFile const cfg{
     "[notify]\nsmtp-url = smtp://u:s3cret@127.0.0.1:2525\n"
     "mail-from = loader@example.com\nmail-to = ops@example.com\n"
-    "smtp-require-tls = true\n")};
-  auto const r = parse({"--config", path.c_str(), "notify"});
+    "smtp-require-tls = true\n"};
+  auto const r = parse({"--config", cfg.path.c_str(), "notify"});
   CHECK(r.options_as<NotifyRequest>().smtp_url ==
         "smtp://u:s3cret@127.0.0.1:2525");
   CHECK(r.options_as<NotifyRequest>().require_tls);
-  ::unlink(path.c_str());
 }
 
 TEST_CASE("notify resolve: required options and their values",

@@ -13,6 +13,7 @@
 #include "core/errors.hpp"
 #include "io/file_scan.hpp"
 #include "io/pipeline.hpp"
+#include "temp_file.hpp"
 
 using namespace loader::io;
 using loader::ErrorKind;
@@ -20,22 +21,6 @@ using loader::LoaderError;
 
 namespace
 {
-struct TempFile
-{
-  explicit TempFile(std::string const &bytes)
-  {
-    char name[] = "/tmp/test_pipeline.XXXXXX";
-    int const fd = ::mkstemp(name);
-    REQUIRE(fd >= 0);
-    path = name;
-    REQUIRE(::write(fd, bytes.data(), bytes.size()) ==
-            static_cast<ssize_t>(bytes.size()));
-    ::close(fd);
-  }
-  ~TempFile() { std::remove(path.c_str()); }
-  std::string path;
-};
-
 /// A file of n good records, columns in a shuffled order plus one unknown.
 std::string file_of(int n)
 {
