@@ -83,24 +83,13 @@ csv=$("$REPO/scripts/gen-invoices.sh" --source "$src" "$WORK/$src" 2026-11-28 $r
 total=$(sed 's/.*"control_total":"\([-0-9.]*\)".*/\1/' "$csv.manifest.json")
 hold_validation psql -X -q -d "$E2E_DB"  # validation holds still for the outage (lib.sh)
 default_load "$src" "$csv"
-injected=no
-for _ in $(seq 6000); do  # at most 5 minutes of 0.05 s looks
-  kill -0 $loader 2>/dev/null || break
-  if [[ $(q "select count(*) from pg_stat_activity
-             where application_name = 'invoice-loader' and state = 'active'
-               and query ilike '%validate_batch%'" 2>/dev/null || echo 0) -gt 0 ]]; then
-    stop_server
-    injected=yes
-    break
-  fi
-  sleep 0.05
-done
+inject_when_active $loader validate_batch q stop_server
 release_validation
-[[ $injected == yes ]] && sleep 10  # the outage itself
+[[ $INJECTED == yes ]] && sleep 10  # the outage itself
 start_server
 RC=0
 wait $loader || RC=$?
-[[ $injected == yes ]] || fail "the loader finished before validation could be interrupted"
+[[ $INJECTED == yes ]] || fail "the loader finished before validation could be interrupted"
 expect_rc 0
 waits_logged '"after staged"'
 published_once "$src" $records "$total"

@@ -23,6 +23,12 @@ for step in copy:"copy staging" validate:"validate_batch" publish:"publish_batch
   pairs+=("$a")
   host_a=$OWN_HOST port_a=$OWN_PORT
   on_a() { psql -X -qAt -v ON_ERROR_STOP=1 -h "$host_a" -p "$port_a" -d postgres "$@"; }
+  ask_a() { on_a -c "$1"; }
+  # the fault: A stops as in a crash, B is promoted
+  fail_over_to_b() {
+    as_server "$TMP_PG_BIN/pg_ctl" -D "$host_a/data" -m immediate -w stop >/dev/null
+    as_server "$TMP_PG_BIN/pg_ctl" -D "$host_b/data" -w promote >/dev/null
+  }
   "$INVOICE_LOADER" -q --dsn "host=$host_a port=$port_a dbname=postgres user=postgres" migrate >/dev/null
 
   # The standby: a base backup of A that follows it (-R), under its own
@@ -62,23 +68,11 @@ for step in copy:"copy staging" validate:"validate_batch" publish:"publish_batch
   "$INVOICE_LOADER" --dsn "$dsn" load --source "$src" --business-date 2026-11-28 --input "$csv" \
     >"$WORK/out" 2>"$WORK/err" &
   loader=$!
-  injected=no
-  for _ in $(seq 6000); do  # at most 5 minutes of 0.05 s looks
-    kill -0 $loader 2>/dev/null || break
-    if [[ $(on_a -c "select count(*) from pg_stat_activity
-                     where application_name = 'invoice-loader' and state = 'active'
-                       and query ilike '%$pattern%'" 2>/dev/null || echo 0) -gt 0 ]]; then
-      as_server "$TMP_PG_BIN/pg_ctl" -D "$host_a/data" -m immediate -w stop >/dev/null
-      as_server "$TMP_PG_BIN/pg_ctl" -D "$host_b/data" -w promote >/dev/null
-      injected=yes
-      break
-    fi
-    sleep 0.05
-  done
+  inject_when_active $loader "$pattern" ask_a fail_over_to_b
   RC=0
   wait $loader || RC=$?
   release_validation
-  [[ $injected == yes ]] || fail "$name: the loader finished before the failover could be injected"
+  [[ $INJECTED == yes ]] || fail "$name: the loader finished before the failover could be injected"
   expect_rc 0
   grep -q "retrying" "$WORK/err" || fail "$name: the loader did not retry"
   [[ $(on_b -c "select pg_is_in_recovery()") == f ]] || fail "$name: B was not promoted"

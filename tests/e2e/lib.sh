@@ -174,6 +174,35 @@ sample_for() {
   echo "$csv"
 }
 
+# loader_active PATTERN [ASK]: whether a loader backend is running a query
+# like %PATTERN% right now.  ASK runs one SQL statement and prints its value
+# (default q; a test whose loader talks to another server passes its own).
+loader_active() {
+  local ask=${2:-q}
+  [[ $("$ask" "select count(*) from pg_stat_activity
+              where application_name = 'invoice-loader' and state = 'active'
+                and query ilike '%$1%'" 2>/dev/null || echo 0) -gt 0 ]]
+}
+
+# inject_when_active PID PATTERN ASK CMD...: while process PID runs, look
+# every 0.05 s (at most 5 minutes) for a loader query like PATTERN
+# (loader_active); the first time one runs, run CMD.  INJECTED says whether
+# it did (no: the process ended first, or the 5 minutes ran out).
+inject_when_active() {
+  local pid=$1 pattern=$2 ask=$3 i
+  shift 3
+  INJECTED=no
+  for ((i = 0; i < 6000; i++)); do
+    kill -0 "$pid" 2>/dev/null || return 0
+    if loader_active "$pattern" "$ask"; then
+      "$@"
+      INJECTED=yes
+      return 0
+    fi
+    sleep 0.05
+  done
+}
+
 # hold_validation PSQL...: run PSQL (a psql command line with its
 # connection, e.g. psql -X -d "$E2E_DB") in the background as a session
 # that holds a SHARE lock on ingest.rejection_row until it is killed or its

@@ -70,6 +70,12 @@ host_list=$(tr ',' '\n' <<<"$hosts" | cut -d: -f1 | paste -sd,)
 port_list=$(tr ',' '\n' <<<"$hosts" | cut -d: -f2 | paste -sd,)
 dsn() { echo "host=$host_list port=$port_list dbname=postgres user=$1 target_session_attrs=read-write"; }
 on_primary() { psql -X -qAt -v ON_ERROR_STOP=1 "$(dsn postgres)" "$@"; }
+ask_primary() { on_primary -c "$1"; }
+# failover: the fault, run once the loader is inside the step ($name)
+failover() {
+  autoctl perform failover --pgdata "$paf/monitor" >"$paf/failover-$name.log" 2>&1 ||
+    fail "$name: pg_autoctl perform failover failed: $(tail -n 5 "$paf/failover-$name.log")"
+}
 "$INVOICE_LOADER" -q --dsn "$(dsn postgres)" migrate >/dev/null
 
 records=60000
@@ -86,23 +92,11 @@ for step in copy:"copy staging" validate:"validate_batch" publish:"publish_batch
   "$INVOICE_LOADER" --dsn "$(dsn invoice_loader)" load --source "$src" --business-date 2026-11-28 \
     --input "$csv" >"$WORK/out" 2>"$WORK/err" &
   loader=$!
-  injected=no
-  for _ in $(seq 6000); do # at most 5 minutes of 0.05 s looks
-    kill -0 $loader 2>/dev/null || break
-    if [[ $(on_primary -c "select count(*) from pg_stat_activity
-                           where application_name = 'invoice-loader' and state = 'active'
-                             and query ilike '%$pattern%'" 2>/dev/null || echo 0) -gt 0 ]]; then
-      autoctl perform failover --pgdata "$paf/monitor" >"$paf/failover-$name.log" 2>&1 ||
-        fail "$name: pg_autoctl perform failover failed: $(tail -n 5 "$paf/failover-$name.log")"
-      injected=yes
-      break
-    fi
-    sleep 0.05
-  done
+  inject_when_active $loader "$pattern" ask_primary failover
   RC=0
   wait $loader || RC=$?
   release_validation
-  [[ $injected == yes ]] || fail "$name: the load finished before the failover could be injected"
+  [[ $INJECTED == yes ]] || fail "$name: the load finished before the failover could be injected"
   expect_rc 0
   for ((i = 0; i < 2400; i++)); do settled && break; sleep 0.1; done
   settled || fail "$name: no primary and secondary again: [$(states)]"

@@ -24,21 +24,11 @@ for step in copy:"copy staging" validate:"validate_batch" publish:"publish_batch
     --business-date 2026-11-28 --input "$csv" --retry-attempts 30 --retry-budget 300 \
     >"$WORK/out" 2>"$WORK/err" &
   loader=$!
-  injected=no
-  while kill -0 $loader 2>/dev/null; do
-    if [[ $(q "select count(*) from pg_stat_activity
-               where application_name = 'invoice-loader' and state = 'active'
-                 and query ilike '%$pattern%'" 2>/dev/null || echo 0) -gt 0 ]]; then
-      restart_server
-      injected=yes
-      break
-    fi
-    sleep 0.05
-  done
+  inject_when_active $loader "$pattern" q restart_server
   RC=0
   wait $loader || RC=$?
   release_validation
-  [[ $injected == yes ]] || fail "$name: the loader finished before the restart could be injected"
+  [[ $INJECTED == yes ]] || fail "$name: the loader finished before the restart could be injected"
   expect_rc 0
   grep -q "retrying" "$WORK/err" || fail "$name: the loader did not log a retry"
   expect_eq "$name: published" "$records|$total" \

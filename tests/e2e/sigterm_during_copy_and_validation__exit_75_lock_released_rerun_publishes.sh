@@ -16,9 +16,7 @@ total=$(sed -E 's/.*"control_total": *"([^"]+)".*/\1/' "$csv.manifest.json")
 wait_for_query() {
   local i
   for ((i = 0; i < 600; i++)); do
-    [[ $(q "select count(*) from pg_stat_activity
-            where application_name = 'invoice-loader' and state = 'active'
-              and query ilike '$1'") -gt 0 ]] && return 0
+    loader_active "$1" && return 0
     kill -0 "$pid" 2>/dev/null || fail "the loader ended before running [$1]"
     sleep 0.1
   done
