@@ -74,6 +74,9 @@
 #   publishing a 10k batch over 5M versions         <= 1.2x over none
 #   reading reporting.invoice over the history after the load (count and
 #     sum; one invoice by key): shown, kept in the JSON to compare runs
+#   readers' worst lookup while the 1M batch publishes over the history
+#                                                   <= 50 ms
+#   that publication step (the publishing transaction)  <= 100 ms
 #   load --input http://127.0.0.1:PORT/... of the 1M file  <= 1.1x the same
 #     (download into the spool, then the same load)           load of the
 #                                                             local file
@@ -149,6 +152,13 @@
 #      lookups of one invoice by (source, invoice_number) through a
 #      prepared statement, keys sampled by bench/history/sample_keys.sql,
 #      all client-timed (psql \timing); the figure per lookup is the median;
+#      then (bench/harness/readers.py) one more load of the same file into
+#      a fresh copy, not counted among the repetitions, with two pgbench
+#      clients (PostgreSQL's own) as invoice_reader looking up one invoice
+#      by key at 200 lookups/s in all for a bounded time, 3 s alone first;
+#      pgbench's per-lookup log against the batch's validated->published
+#      events gives the lookups during the publication (the worst is the
+#      wait) and those before the load (the baseline);
 #   7. the recommended settings (bench/harness/tuned.py): the `name = value`
 #      lines of the code block after "Recommended server settings" in
 #      docs/OPERATIONS.md, set by ALTER SYSTEM, the cluster restarted

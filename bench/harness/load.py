@@ -23,6 +23,7 @@ from harness.catchup import CatchUp
 from harness.duplicates import IN_LOAD, Duplicates
 from harness.load_report import LOAD_METRICS, NOT_INSTALLED, Figures
 from harness.overhistory import OverHistory
+from harness.readers import ReadersDuringPublication
 from harness.tuned import Tuned
 
 HTTP_SERVER = REPO / "tests" / "tools" / "http_server.py"
@@ -51,6 +52,7 @@ class Bench(Figures):
             self, 20000 if args.smoke else args.history_size,
             200 if args.smoke else args.big, args.lookups, args.reads,
             no_history)
+        self.readers = ReadersDuringPublication(self, self.over, None)
         self.catchup = CatchUp(self, args.days, "--skip-catch-up"
                                if args.skip_catch_up else None)
         self.tuned = Tuned(self, self.over, "--skip-tuned" if
@@ -298,6 +300,7 @@ class Bench(Figures):
             self.over.measure(rep, keep=rep == reps)
             for case in self.duplicates.cases:
                 self.duplicates.measure(case, rep)
+        self.readers.measure()
 
     # ------------------------------------------------------------ history
     def history(self):
@@ -377,7 +380,8 @@ def run(args):
                                      for f in b.duplicates.files.values()],
                            "measurements": b.duplicates.measurements},
             "figures": [r[2] for r in rows], "history": history,
-            "over_history": b.over.json(), "catch_up": b.catchup.json(),
+            "over_history": b.over.json(), "readers": b.readers.json(),
+            "catch_up": b.catchup.json(),
             "tuned": b.tuned.json()})
         if b.failures and not args.smoke:
             print(f"bench: {len(b.failures)} baseline measurement(s) failed "

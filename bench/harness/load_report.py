@@ -166,6 +166,7 @@ class Figures:
         big = big_f if big_f["role"] == "big" else None
         rows += self.catchup.rows()
         rows += self.over.rows(big_f["records"] if big else None)
+        rows += self.readers.rows()
         rows += self.tuned.rows(big)
         rows.sort(key=lambda r: r[0])
         return rows

@@ -142,7 +142,25 @@ class OverHistory:
         f, db = dict(self.file, role=role), "bench_hist"
         fresh_db(db, TEMPLATE)
         b = self.b
-        child = timed("load", [
+        child, t, counts = self.load_checked(db, "load")
+        b.record(f, rep, "load", child, batch_id=t["batch_id"],
+                 merge_counts=counts, **{k: t[k] for k in (
+                     "copy_ms", "validate_ms", "publish_ms", "attempt_ms")})
+        note(f"rep {rep}, {self.records} invoices over {self.versions} "
+             f"versions ({role}): load {rounded(child.wall_ms)} ms (COPY "
+             f"{t['copy_ms']}, validation {t['validate_ms']}, publication "
+             f"{t['publish_ms']})")
+        if keep:
+            self.read_back(db)
+        drop_db(db)
+        b.measure_copy(f, rep)
+
+    def load_checked(self, db, name):
+        """The loader on the over-history file into DB (a fresh copy of the
+        template), timed as NAME; (child, step times, merge_counts), or
+        Failure unless it published exactly what the file was built for."""
+        f, b = self.file, self.b
+        child = timed(name, [
             b.loader, "--dsn", f"dbname={db} user=invoice_loader", "load",
             "--source", SOURCE, "--business-date", BATCH_DATE, "--input",
             str(f["csv"]), "--manifest", str(f["manifest"])], b.work)
@@ -165,17 +183,7 @@ class OverHistory:
                 f"'{t['state'] or 'none'}', merge_counts {got} (want {want}),"
                 f" {shown} invoices in reporting.invoice (want "
                 f"{self.new + self.amended})")
-        b.record(f, rep, "load", child, batch_id=t["batch_id"],
-                 merge_counts=counts, **{k: t[k] for k in (
-                     "copy_ms", "validate_ms", "publish_ms", "attempt_ms")})
-        note(f"rep {rep}, {self.records} invoices over {self.versions} "
-             f"versions ({role}): load {rounded(child.wall_ms)} ms (COPY "
-             f"{t['copy_ms']}, validation {t['validate_ms']}, publication "
-             f"{t['publish_ms']})")
-        if keep:
-            self.read_back(db)
-        drop_db(db)
-        b.measure_copy(f, rep)
+        return child, t, counts
 
     def timed_psql(self, db, name, lines):
         """Run LINES as a psql script in DB as invoice_reader with \\timing

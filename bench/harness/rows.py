@@ -18,7 +18,9 @@ def row(key, figure, xs, base_name=None, base_xs=None, *, target=None,
 
     BASE_XS, when given, are the baseline's measurements (ms) and the ratio
     is median(XS) / median(BASE_XS). TARGET: the must target, judged on the
-    ratio (kind "ratio": at most; "speedup": baseline / median, at least).
+    ratio (kind "ratio": at most; "speedup": baseline / median, at least)
+    or in ms (kind "max_ms": the worst of XS at most; "median_ms": the
+    median at most).
     SHOWN: no target, the target column says "shown". STRETCH: a stretch
     limit on the ratio, judged in its own words ("stretch met"), not
     counted among the targets. Returns (key, cells, numbers)."""
@@ -30,7 +32,12 @@ def row(key, figure, xs, base_name=None, base_xs=None, *, target=None,
     if base:
         ratio = base / med if kind == "speedup" else med / base
     target_text = met = ""
-    if target is not None:
+    if target is not None and kind in ("max_ms", "median_ms"):
+        judged = hi if kind == "max_ms" else med
+        target_text = ("max " if kind == "max_ms" else "") + \
+            f"<= {target} ms"
+        met = "met" if judged <= target else "NOT met"
+    elif target is not None:
         target_text = (f">= {target}x" if kind == "speedup"
                        else f"<= {target}x")
         if ratio is None:
