@@ -4,7 +4,10 @@
 -- before is gone, so its last transaction is final (committed or aborted)
 -- and the state read is the truth: a step whose COMMIT reply was lost shows
 -- as done, one whose COMMIT never arrived shows as not done.  With the xid
--- the lost transaction recorded, pg_xact_status tells which it was.
+-- the lost transaction recorded, pg_xact_status tells which it was.  An
+-- xid ahead of this server's own (the primary failed over to a standby that
+-- never received that transaction) reads 'not on this server': the state
+-- read is still the truth, and pg_xact_status would raise 22023 for it.
 -- Locks: the runner advisory lock (ingest.runner_lock_key), session level.
 -- Errors: IV203 another session holds the runner lock (try again later);
 -- IV209 the attempt is closed (another run took the batch over); IV208 no
@@ -44,6 +47,7 @@ begin
   return query
     select v_batch.state,
            case when p_xid is null then null
+                when p_xid::xid8 > pg_catalog.pg_current_xact_id() then 'not on this server'
                 else pg_catalog.pg_xact_status(p_xid::xid8) end;
 end;
 $$;
