@@ -870,7 +870,8 @@ CREATE TABLE core.invoice_version (
     CONSTRAINT invoice_version_document_type_check CHECK ((document_type = ANY (ARRAY['INVOICE'::text, 'CREDIT_NOTE'::text]))),
     CONSTRAINT invoice_version_revision_check CHECK ((revision >= 0)),
     CONSTRAINT invoice_version_status_check CHECK ((status = ANY (ARRAY['ISSUED'::text, 'VOID'::text])))
-);
+)
+WITH (fillfactor='98');
 
 
 ALTER TABLE core.invoice_version OWNER TO invoice_owner;
