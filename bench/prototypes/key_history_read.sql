@@ -1,7 +1,8 @@
 -- bench/prototypes/key_history_read.sql: issue 15 item 5, the history read
 -- of ingest.reject_revision_conflicts, before (an INSERT ... SELECT join,
 -- which PostgreSQL never runs in parallel) and after (the same join in
--- ingest.key_history, a RETURN QUERY function, which may).  Run in a
+-- ingest.key_history, a RETURN QUERY function, which may), and then with
+-- the read limited to the batch's key range (migrations/0016).  Run in a
 -- database holding bench/publish/history.sql's history for source :source,
 -- as the superuser.  A fake batch of :n typed rows is written into
 -- staging.invoice_valid (as the owner, past the scope trigger): 9% of its
@@ -39,7 +40,18 @@ declare
   n bigint;
   v_batch bigint := current_setting('probe.batch')::bigint;
   v_source text := current_setting('probe.source');
+  v_min text;
+  v_max text;
+  v_all_min text;
+  v_all_max text;
 begin
+  -- the batch's key range, as reject_revision_conflicts passes it; and the
+  -- whole history's, which reads everything (the form before 0016)
+  select min(v.invoice_number), max(v.invoice_number) into v_min, v_max
+  from staging.invoice_valid as v where v.batch_id = v_batch;
+  select least(min(cv.invoice_number), v_min), greatest(max(cv.invoice_number), v_max)
+    into v_all_min, v_all_max
+  from core.invoice_version as cv where cv.source = v_source;
   for r in 1..current_setting('probe.reps')::int loop
     t0 := clock_timestamp();
     insert into staging.key_version (batch_id, invoice_number, revision, is_current,
@@ -58,9 +70,19 @@ begin
                                      content_hash, version_batch_id)
     select v_batch, h.invoice_number, h.revision, h.is_current, h.content_hash,
            h.version_batch_id
-    from ingest.key_history(v_batch, v_source) as h;
+    from ingest.key_history(v_batch, v_source, v_all_min, v_all_max) as h;
     get diagnostics n = row_count;
     insert into timing values ('after: ingest.key_history (RETURN QUERY)', r,
+      round(extract(epoch from clock_timestamp() - t0)::numeric * 1000), n);
+    delete from staging.key_version where batch_id = v_batch;
+    t0 := clock_timestamp();
+    insert into staging.key_version (batch_id, invoice_number, revision, is_current,
+                                     content_hash, version_batch_id)
+    select v_batch, h.invoice_number, h.revision, h.is_current, h.content_hash,
+           h.version_batch_id
+    from ingest.key_history(v_batch, v_source, v_min, v_max) as h;
+    get diagnostics n = row_count;
+    insert into timing values ('then: only the batch''s key range (migrations/0016)', r,
       round(extract(epoch from clock_timestamp() - t0)::numeric * 1000), n);
     delete from staging.key_version where batch_id = v_batch;
   end loop;

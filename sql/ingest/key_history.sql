@@ -3,13 +3,20 @@
 -- with each version's content hash in form 2 (a form-1 version, published
 -- before migrations/0014, is hashed anew).  The read behind
 -- staging.key_version (ingest.reject_revision_conflicts).
+-- p_min, p_max: the batch's smallest and largest invoice number (the
+-- caller has them).  No key of the batch lies outside them, so only the
+-- versions within them are read: for invoice numbers that grow over time
+-- and amendments of recent invoices, a range scan of the primary key over
+-- the recent end of history instead of a scan of all of it; for keys all
+-- over the history, the same scan as without them.
 -- RETURN QUERY, so that PostgreSQL may run the join in parallel workers
 -- (an INSERT ... SELECT never does; docs/PERFORMANCE.md): over a long
 -- history the read is a hash join of the batch's keys with a scan of the
--- source's versions.
+-- source's versions in the range.
 -- Internal: no EXECUTE grants.
 -- Errors: none.
-create or replace function ingest.key_history(p_batch_id bigint, p_source text)
+create or replace function ingest.key_history(p_batch_id bigint, p_source text,
+                                              p_min text, p_max text)
 returns table (invoice_number text, revision integer, is_current boolean, content_hash bytea,
                version_batch_id bigint)
 language plpgsql
@@ -28,9 +35,10 @@ begin
   from (select distinct v.invoice_number from staging.invoice_valid as v
         where v.batch_id = p_batch_id) as k
   join core.invoice_version as cv
-    on cv.source = p_source and cv.invoice_number = k.invoice_number;
+    on cv.source = p_source and cv.invoice_number = k.invoice_number
+   and cv.invoice_number between p_min and p_max;
 end;
 $$;
-comment on function ingest.key_history(bigint, text) is
+comment on function ingest.key_history(bigint, text, text, text) is
   E'The published versions of a batch''s keys, hashes in form 2 (parallel read).\nErrors: none.';
-revoke all on function ingest.key_history(bigint, text) from public;
+revoke all on function ingest.key_history(bigint, text, text, text) from public;

@@ -47,7 +47,7 @@ begin
                                    content_hash, version_batch_id)
   select p_batch_id, h.invoice_number, h.revision, h.is_current, h.content_hash,
          h.version_batch_id
-  from ingest.key_history(p_batch_id, p_source) as h;
+  from ingest.key_history(p_batch_id, p_source, v_min, v_max) as h;
 
   with bad as (
     insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail,
