@@ -8,7 +8,8 @@
 -- inside validation that would queue every other source's validation
 -- behind this one.  Sampled: at most 30,000 rows a table, whatever its size.
 -- p_step: 'validation' (the raw rows it reads) or 'publication' (the typed
--- rows validation wrote); each table is analyzed where it changed.
+-- rows validation wrote, and the key history it read); each table is
+-- analyzed where it changed.
 -- Errors: 22023 any other step.
 create or replace function ingest.analyze_staging(p_step text)
 returns void
@@ -34,6 +35,13 @@ begin
       analyze staging.invoice_valid (batch_id, record_no, invoice_number, revision, rules);
     when 'publication' then
       analyze staging.invoice_valid (batch_id, record_no, invoice_number, revision, is_duplicate);
+      -- and what validation read from history for the batch's keys: the
+      -- merge joins it with the typed rows, and without its size the
+      -- planner takes it for a few hundred rows and hashes the million
+      -- typed rows instead, whose hash order then scatters the versions'
+      -- inserts over the primary key and the one-current index (over a
+      -- 5M history, 11 s instead of 4 s for a million versions)
+      analyze staging.key_version (batch_id, invoice_number, revision, is_current);
     else
       raise exception 'analyze_staging: no step % (validation or publication)',
                       pg_catalog.quote_nullable(p_step)
