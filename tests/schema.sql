@@ -1552,7 +1552,8 @@ CREATE UNLOGGED TABLE staging.invoice_line (
     extra_15 text,
     extra_16 text,
     CONSTRAINT invoice_line_record_no_check CHECK ((record_no >= 1))
-);
+)
+WITH (autovacuum_vacuum_insert_threshold='-1');
 
 
 ALTER TABLE staging.invoice_line OWNER TO invoice_owner;
@@ -1592,7 +1593,8 @@ CREATE UNLOGGED TABLE staging.invoice_valid (
     raw_gross_amount text,
     raw_description text,
     CONSTRAINT invoice_valid_complete CHECK (((rules <> 0) OR ((invoice_number IS NOT NULL) AND (revision IS NOT NULL) AND (status IS NOT NULL) AND (document_type IS NOT NULL) AND (customer_id IS NOT NULL) AND (invoice_date IS NOT NULL) AND (currency IS NOT NULL) AND (net_amount IS NOT NULL) AND (tax_amount IS NOT NULL) AND (gross_amount IS NOT NULL) AND (content_hash IS NOT NULL))))
-);
+)
+WITH (autovacuum_vacuum_insert_threshold='-1');
 
 
 ALTER TABLE staging.invoice_valid OWNER TO invoice_owner;
@@ -1608,7 +1610,8 @@ CREATE UNLOGGED TABLE staging.key_version (
     is_current boolean NOT NULL,
     content_hash bytea NOT NULL,
     version_batch_id bigint NOT NULL
-);
+)
+WITH (autovacuum_vacuum_insert_threshold='-1');
 
 
 ALTER TABLE staging.key_version OWNER TO invoice_owner;
