@@ -364,17 +364,17 @@ CREATE FUNCTION ingest.is_plain_decimal(p text) RETURNS boolean
 ALTER FUNCTION ingest.is_plain_decimal(p text) OWNER TO invoice_owner;
 
 --
--- Name: key_history(bigint, text, text, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+-- Name: key_history(bigint, text, text, text, boolean); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
-CREATE FUNCTION ingest.key_history(p_batch_id bigint, p_source text, p_min text, p_max text) RETURNS TABLE(invoice_number text, revision integer, is_current boolean, content_hash bytea, version_batch_id bigint)
+CREATE FUNCTION ingest.key_history(p_batch_id bigint, p_source text, p_min text, p_max text, p_distinct boolean) RETURNS TABLE(invoice_number text, revision integer, is_current boolean, content_hash bytea, version_batch_id bigint)
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
     AS <body in sql/>
 ;
 
 
-ALTER FUNCTION ingest.key_history(p_batch_id bigint, p_source text, p_min text, p_max text) OWNER TO invoice_owner;
+ALTER FUNCTION ingest.key_history(p_batch_id bigint, p_source text, p_min text, p_max text, p_distinct boolean) OWNER TO invoice_owner;
 
 --
 -- Name: mark_notification(bigint, text, integer, text, text, text, interval); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -508,17 +508,17 @@ CREATE FUNCTION ingest.refuse_unscoped_staging(p_batch_ids bigint[]) RETURNS voi
 ALTER FUNCTION ingest.refuse_unscoped_staging(p_batch_ids bigint[]) OWNER TO invoice_owner;
 
 --
--- Name: reject_revision_conflicts(bigint, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+-- Name: reject_revision_conflicts(bigint, text, boolean); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
-CREATE FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source text) RETURNS integer
+CREATE FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source text, p_distinct boolean) RETURNS integer
     LANGUAGE plpgsql
     SET search_path TO ''
     AS <body in sql/>
 ;
 
 
-ALTER FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source text) OWNER TO invoice_owner;
+ALTER FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source text, p_distinct boolean) OWNER TO invoice_owner;
 
 --
 -- Name: rejected_records(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -2405,10 +2405,10 @@ REVOKE ALL ON FUNCTION ingest.is_plain_decimal(p text) FROM PUBLIC;
 
 
 --
--- Name: FUNCTION key_history(p_batch_id bigint, p_source text, p_min text, p_max text); Type: ACL; Schema: ingest; Owner: invoice_owner
+-- Name: FUNCTION key_history(p_batch_id bigint, p_source text, p_min text, p_max text, p_distinct boolean); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
-REVOKE ALL ON FUNCTION ingest.key_history(p_batch_id bigint, p_source text, p_min text, p_max text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION ingest.key_history(p_batch_id bigint, p_source text, p_min text, p_max text, p_distinct boolean) FROM PUBLIC;
 
 
 --
@@ -2487,10 +2487,10 @@ GRANT ALL ON FUNCTION ingest.refuse_unscoped_staging(p_batch_ids bigint[]) TO in
 
 
 --
--- Name: FUNCTION reject_revision_conflicts(p_batch_id bigint, p_source text); Type: ACL; Schema: ingest; Owner: invoice_owner
+-- Name: FUNCTION reject_revision_conflicts(p_batch_id bigint, p_source text, p_distinct boolean); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
-REVOKE ALL ON FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source text, p_distinct boolean) FROM PUBLIC;
 
 
 --

@@ -2,7 +2,8 @@
 -- of ingest.reject_revision_conflicts, before (an INSERT ... SELECT join,
 -- which PostgreSQL never runs in parallel) and after (the same join in
 -- ingest.key_history, a RETURN QUERY function, which may), and then with
--- the read limited to the batch's key range (migrations/0016).  Run in a
+-- the read limited to the batch's key range (migrations/0016), and with
+-- the batch's keys known distinct (migrations/0018).  Run in a
 -- database holding bench/publish/history.sql's history for source :source,
 -- as the superuser.  A fake batch of :n typed rows is written into
 -- staging.invoice_valid (as the owner, past the scope trigger): 9% of its
@@ -44,6 +45,7 @@ declare
   v_max text;
   v_all_min text;
   v_all_max text;
+  f record;
 begin
   -- the batch's key range, as reject_revision_conflicts passes it; and the
   -- whole history's, which reads everything (the form before 0016)
@@ -65,29 +67,27 @@ begin
     insert into timing values ('before: INSERT ... SELECT join', r,
       round(extract(epoch from clock_timestamp() - t0)::numeric * 1000), n);
     delete from staging.key_version where batch_id = v_batch;
-    t0 := clock_timestamp();
-    insert into staging.key_version (batch_id, invoice_number, revision, is_current,
-                                     content_hash, version_batch_id)
-    select v_batch, h.invoice_number, h.revision, h.is_current, h.content_hash,
-           h.version_batch_id
-    from ingest.key_history(v_batch, v_source, v_all_min, v_all_max) as h;
-    get diagnostics n = row_count;
-    insert into timing values ('after: ingest.key_history (RETURN QUERY)', r,
-      round(extract(epoch from clock_timestamp() - t0)::numeric * 1000), n);
-    delete from staging.key_version where batch_id = v_batch;
-    t0 := clock_timestamp();
-    insert into staging.key_version (batch_id, invoice_number, revision, is_current,
-                                     content_hash, version_batch_id)
-    select v_batch, h.invoice_number, h.revision, h.is_current, h.content_hash,
-           h.version_batch_id
-    from ingest.key_history(v_batch, v_source, v_min, v_max) as h;
-    get diagnostics n = row_count;
-    insert into timing values ('then: only the batch''s key range (migrations/0016)', r,
-      round(extract(epoch from clock_timestamp() - t0)::numeric * 1000), n);
-    delete from staging.key_version where batch_id = v_batch;
+    -- ingest.key_history's forms: the whole history (before 0016), the
+    -- batch's key range (0016), and the range with the keys known distinct
+    for f in select * from (values
+               ('after: ingest.key_history (RETURN QUERY)', v_all_min, v_all_max, false, 1),
+               ('then: only the batch''s key range (migrations/0016)', v_min, v_max, false, 2),
+               ('then: the key range, keys known distinct (migrations/0018)', v_min, v_max, true, 3))
+             as t(label, lo, hi, dist, o) order by o loop
+      t0 := clock_timestamp();
+      insert into staging.key_version (batch_id, invoice_number, revision, is_current,
+                                       content_hash, version_batch_id)
+      select v_batch, h.invoice_number, h.revision, h.is_current, h.content_hash,
+             h.version_batch_id
+      from ingest.key_history(v_batch, v_source, f.lo, f.hi, f.dist) as h;
+      get diagnostics n = row_count;
+      insert into timing values (f.label, r,
+        round(extract(epoch from clock_timestamp() - t0)::numeric * 1000), n);
+      delete from staging.key_version where batch_id = v_batch;
+    end loop;
   end loop;
 end $$;
-select form, run, ms, rows from timing order by run, form desc;
+select form, run, ms, rows from timing order by run, form;
 select form, percentile_cont(0.5) within group (order by ms) as median_ms from timing group by form;
 delete from staging.invoice_valid where batch_id = :probe;
 delete from ingest.batch where batch_id = :probe;

@@ -9,6 +9,10 @@
 -- and amendments of recent invoices, a range scan of the primary key over
 -- the recent end of history instead of a scan of all of it; for keys all
 -- over the history, the same scan as without them.
+-- p_distinct: the batch's records are known to have distinct invoice
+-- numbers (batch.distinct_keys = its record count): the typed rows are
+-- joined as they are, without first making their keys distinct (a hash
+-- aggregate of a million keys, most of the read over a long history).
 -- RETURN QUERY, so that PostgreSQL may run the join in parallel workers
 -- (an INSERT ... SELECT never does; docs/PERFORMANCE.md): over a long
 -- history the read is a hash join of the batch's keys with a scan of the
@@ -16,7 +20,7 @@
 -- Internal: no EXECUTE grants.
 -- Errors: none.
 create or replace function ingest.key_history(p_batch_id bigint, p_source text,
-                                              p_min text, p_max text)
+                                              p_min text, p_max text, p_distinct boolean)
 returns table (invoice_number text, revision integer, is_current boolean, content_hash bytea,
                version_batch_id bigint)
 language plpgsql
@@ -24,7 +28,8 @@ stable
 set search_path = ''
 as $$
 begin
-  return query
+  -- the one difference between the two forms is the DISTINCT (%s)
+  return query execute pg_catalog.format($q$
   select cv.invoice_number, cv.revision, cv.is_current,
          case when cv.content_hash_version = 2 then cv.content_hash
               else ingest.content_hash(cv.status, cv.document_type, cv.customer_id,
@@ -32,13 +37,15 @@ begin
                                        cv.net_amount, cv.tax_amount, cv.gross_amount,
                                        cv.description) end,
          cv.batch_id
-  from (select distinct v.invoice_number from staging.invoice_valid as v
-        where v.batch_id = p_batch_id) as k
+  from (select %s v.invoice_number from staging.invoice_valid as v
+        where v.batch_id = $1) as k
   join core.invoice_version as cv
-    on cv.source = p_source and cv.invoice_number = k.invoice_number
-   and cv.invoice_number between p_min and p_max;
+    on cv.source = $2 and cv.invoice_number = k.invoice_number
+   and cv.invoice_number between $3 and $4
+  $q$, case when p_distinct then '' else 'distinct' end)
+  using p_batch_id, p_source, p_min, p_max;
 end;
 $$;
-comment on function ingest.key_history(bigint, text, text, text) is
+comment on function ingest.key_history(bigint, text, text, text, boolean) is
   E'The published versions of a batch''s keys, hashes in form 2 (parallel read).\nErrors: none.';
-revoke all on function ingest.key_history(bigint, text, text, text) from public;
+revoke all on function ingest.key_history(bigint, text, text, text, boolean) from public;

@@ -105,7 +105,8 @@ begin
      and v_batch.history_stamp = ingest.history_stamp(v_batch.source) then
     v_conflicts := 0;
   else
-    v_conflicts := ingest.reject_revision_conflicts(p_batch_id, v_batch.source);
+    v_conflicts := ingest.reject_revision_conflicts(p_batch_id, v_batch.source,
+                                                    v_batch.distinct_keys = v_batch.staged_count);
   end if;
   if v_conflicts > 0 then
     v_rejected := ingest.rejected_records(p_batch_id);

@@ -15,8 +15,12 @@
 -- primary key), none of the batch's keys has history: key_version stays
 -- empty, exactly as the full read would leave it, and there is nothing to
 -- reject.  Files numbered by date (the benchmark's) take it every time.
+-- p_distinct: the batch's records have distinct invoice numbers
+-- (validation's count of them equals its record count), which lets the
+-- history read skip making them distinct (ingest.key_history).
 -- Returns the number of records taken out.  Internal: no EXECUTE grants.
-create or replace function ingest.reject_revision_conflicts(p_batch_id bigint, p_source text)
+create or replace function ingest.reject_revision_conflicts(p_batch_id bigint, p_source text,
+                                                            p_distinct boolean)
 returns integer
 language plpgsql
 set search_path = ''
@@ -47,7 +51,7 @@ begin
                                    content_hash, version_batch_id)
   select p_batch_id, h.invoice_number, h.revision, h.is_current, h.content_hash,
          h.version_batch_id
-  from ingest.key_history(p_batch_id, p_source, v_min, v_max) as h;
+  from ingest.key_history(p_batch_id, p_source, v_min, v_max, p_distinct) as h;
 
   with bad as (
     insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail,
@@ -69,6 +73,6 @@ begin
   return v_count;
 end;
 $$;
-comment on function ingest.reject_revision_conflicts(bigint, text) is
+comment on function ingest.reject_revision_conflicts(bigint, text, boolean) is
   'Read history for the batch''s keys (staging.key_version); reject records carrying a published (invoice_number, revision) with other content.';
-revoke all on function ingest.reject_revision_conflicts(bigint, text) from public;
+revoke all on function ingest.reject_revision_conflicts(bigint, text, boolean) from public;
