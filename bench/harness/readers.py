@@ -22,7 +22,8 @@ whole time:
 - "During" are the lookups whose interval overlaps the publication's. The
   row's target is the issue's: the worst of them under 50 ms. If pgbench
   ended before the publication did, the run fails: the window was not
-  covered.
+  covered. A publication so short that no lookup fell into it (--smoke)
+  gives a skipped row that says so.
 - The publication step's own row (validated->published: the analyze, then
   the publishing transaction) carries the issue's 100 ms target for the
   publishing transaction.
