@@ -81,14 +81,6 @@ std::optional<std::int64_t> positive_id(
   return v;
 }
 
-bool all_digits(std::string_view s) noexcept
-{
-  if (s.empty()) return false;
-  for (char const c : s)
-    if (c < '0' or c > '9') return false;
-  return true;
-}
-
 std::optional<std::int64_t> to_int64(std::string const &digits)
 {
   std::int64_t v = 0;

@@ -6,6 +6,8 @@
 
 #include <boost/program_options/variables_map.hpp>
 
+#include "core/digits.hpp"
+
 namespace loader::cli
 {
 /// LoaderError{usage}: "<msg>; see 'invoice-loader <hint> --help'".
@@ -40,8 +42,8 @@ bool is_iso_date(std::string const &s);
 bool is_plain_decimal(std::string const &s);
 /// True for a plain decimal between 0 and 1 inclusive, without a sign.
 bool is_share(std::string const &v);
-/// True for digits only, at least one.
-bool all_digits(std::string_view s) noexcept;
+/// loader::all_digits (core/digits.hpp): digits only, at least one.
+using loader::all_digits;
 /// A string of digits as int64; nothing when it does not fit.
 std::optional<std::int64_t> to_int64(std::string const &digits);
 /// "scheme://..." (http, https, file, s3, ...): a URL, not a local path.

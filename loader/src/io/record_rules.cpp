@@ -1,5 +1,6 @@
 #include "io/record_rules.hpp"
 
+#include "core/digits.hpp"
 #include "core/errors.hpp"
 
 // The rule decisions; the values they read (decimals, dates, the content
@@ -41,15 +42,6 @@ constexpr std::array<std::string_view, rule_count> codes{
 /// Longest invoice number and revision (failing_records.sql's lengths).
 constexpr std::size_t max_invoice_number = 64;
 constexpr std::size_t max_revision_digits = 9;
-
-constexpr bool is_digit(char c) noexcept { return c >= '0' and c <= '9'; }
-
-bool all_digits(std::string_view s) noexcept
-{
-  for (char const c : s)
-    if (not is_digit(c)) return false;
-  return true;
-}
 
 /// ^[A-Za-z0-9._/-]+$ (ASCII only).
 bool invoice_number_chars(std::string_view s) noexcept

@@ -5,6 +5,7 @@
 
 #include <openssl/evp.h>
 
+#include "core/digits.hpp"
 #include "core/errors.hpp"
 
 // The values the field rules read (record_rules.hpp): plain decimals with
@@ -15,15 +16,6 @@ namespace
 {
 /// Most integer digits of an amount (ingest.is_plain_decimal).
 constexpr std::size_t max_whole_digits = 18;
-
-constexpr bool is_digit(char c) noexcept { return c >= '0' and c <= '9'; }
-
-bool all_digits(std::string_view s) noexcept
-{
-  for (char const c : s)
-    if (not is_digit(c)) return false;
-  return true;
-}
 
 int two_digits(std::string_view s, std::size_t at) noexcept
 {
