@@ -5,6 +5,7 @@ Everything here talks to the cluster scripts/with-tmp-pg.sh started, through
 the PG* variables it exports; nothing reaches any other server.
 """
 
+import hashlib
 import json
 import os
 import re
@@ -155,18 +156,27 @@ def step_times(db, sha256=""):
 def cached_file(directory, csv_name, count, generator):
     """DIRECTORY/CSV_NAME and its manifest, written by the command
     GENERATOR(DIRECTORY, COUNT) (which prints the CSV's path) unless the
-    manifest says the file is already there with COUNT records: generation
-    is deterministic. A dict: csv, manifest, records, sha256, bytes."""
+    manifest says the file is already there with COUNT records and the
+    stamp next to it (<csv>.generated-by) says the same command, with the
+    same script, wrote it: generation is deterministic, but a changed
+    generator writes other bytes. A dict: csv, manifest, records, sha256,
+    bytes."""
     csv = Path(directory) / csv_name
     manifest = Path(str(csv) + ".manifest.json")
-    if (csv.is_file() and manifest.is_file() and
+    command = generator(directory, count)
+    stamp = hashlib.sha256("\0".join(command).encode())
+    stamp.update(Path(command[0]).read_bytes())
+    stamp = stamp.hexdigest() + "\n"
+    stamp_file = Path(str(csv) + ".generated-by")
+    if (csv.is_file() and manifest.is_file() and stamp_file.is_file() and
+            stamp_file.read_text() == stamp and
             int(json.loads(manifest.read_text())["record_count"]) == count):
         note(f"reusing {csv}")
     else:
         note(f"generating {csv} ({count} invoices)")
-        csv = Path(run_quietly(generator(directory, count),
-                               f"generating {csv}").strip())
+        csv = Path(run_quietly(command, f"generating {csv}").strip())
         manifest = Path(str(csv) + ".manifest.json")
+        Path(str(csv) + ".generated-by").write_text(stamp)
     m = json.loads(manifest.read_text())
     return {"csv": csv, "manifest": manifest,
             "records": int(m["record_count"]), "sha256": m["sha256"],
