@@ -641,7 +641,7 @@ ALTER FUNCTION ingest.runner_lock_key(p_source text, p_business_date date, OUT k
 -- Name: staged_totals(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
-CREATE FUNCTION ingest.staged_totals(p_batch_id bigint) RETURNS TABLE(distinct_keys integer, gross_sum numeric, unreadable integer, net_sum numeric, net_unreadable integer, tax_sum numeric, tax_unreadable integer)
+CREATE FUNCTION ingest.staged_totals(p_batch_id bigint) RETURNS TABLE(distinct_keys integer, gross_sum numeric, unreadable integer, net_sum numeric, net_unreadable integer, tax_sum numeric, tax_unreadable integer, raw_rows integer, typed_rows integer, failing_rows integer)
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
     AS <body in sql/>

@@ -54,6 +54,7 @@ declare
   v_raw        bigint;
   v_typed      bigint;
   v_typed_path boolean;
+  v_clean      boolean;
   v_repeats    boolean;
   v_stamp      bigint;
 begin
@@ -71,11 +72,15 @@ begin
   end if;
   select * into v_source from ingest.source as s where s.source = v_batch.source;
 
-  -- The batch's records are either typed rows from the loader's COPY
-  -- (staging.invoice_valid, each with the field rules it fails) or raw
-  -- rows staged some other way (staging.invoice_line, the SQL path).
-  select count(*) into v_raw from staging.invoice_line as l where l.batch_id = p_batch_id;
-  select count(*) into v_typed from staging.invoice_valid as v where v.batch_id = p_batch_id;
+  -- 0. What reconciliation compares with the manifest, over every record
+  --    (before the rejected ones leave staging.invoice_valid), and how
+  --    many rows of each kind the batch has: its records are either typed
+  --    rows from the loader's COPY (staging.invoice_valid, each with the
+  --    field rules it fails) or raw rows staged some other way
+  --    (staging.invoice_line, the SQL path).
+  select * into v_totals from ingest.staged_totals(p_batch_id) as t;
+  v_raw := v_totals.raw_rows;
+  v_typed := v_totals.typed_rows;
   v_staged := v_raw + v_typed;
   if v_staged is distinct from v_batch.staged_count or (v_raw > 0 and v_typed > 0) then
     -- emptied by a server crash (unlogged), or rows written next to the
@@ -85,87 +90,90 @@ begin
     return;
   end if;
   v_typed_path := v_typed > 0;
-
-  -- 0. What reconciliation compares with the manifest, over every record
-  --    (before the rejected ones leave staging.invoice_valid).
-  select * into v_totals from ingest.staged_totals(p_batch_id) as t;
+  -- the loader's rows, none failing a field rule: steps 1 and 2 have
+  -- nothing to write or delete, and two scans of the batch are saved
+  v_clean := v_typed_path and v_totals.failing_rows = 0;
 
   -- 1. The records that fail a field rule: one rejection row per rule
   --    they fail, with the sentence for a clerk and the record's readable
   --    gross amount.  The loader decided the rules in its pass (the bits of
   --    ingest.field_rule, the fields as in the file in raw_*); raw rows are
   --    checked here (ingest.failing_records, a parallel scan).
-  insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail,
-                                    gross_amount)
-  select p_batch_id, l.record_no, ingest.printable(left(l.invoice_number, 64)), rule,
-         -- values from the file, never raw control characters
-         ingest.printable(case rule
-           when 'invoice_number.format' then
-             format('invoice_number %L is not 1-64 characters of A-Z a-z 0-9 . _ / -',
-                    left(l.invoice_number, 80))
-           when 'revision.format' then
-             format('revision %L is not a whole number >= 0', left(l.revision, 40))
-           when 'status.value' then
-             format('status %L is not ISSUED or VOID', left(l.status, 40))
-           when 'document_type.value' then
-             format('document_type %L is not INVOICE or CREDIT_NOTE', left(l.document_type, 40))
-           when 'invoice_date.format' then
-             format('invoice_date %L is not a real date written YYYY-MM-DD', left(l.invoice_date, 40))
-           when 'invoice_date.after_business_date' then
-             format('invoice_date %s is after the business date %s', l.invoice_date,
-                    to_char(v_batch.business_date, 'YYYY-MM-DD'))
-           when 'due_date.format' then
-             format('due_date %L is not a real date written YYYY-MM-DD', left(l.due_date, 40))
-           when 'due_date.before_invoice_date' then
-             format('due_date %s is before invoice_date %s', l.due_date, l.invoice_date)
-           when 'currency.unknown' then
-             format('currency %L is not an ISO 4217 code known to the database', left(l.currency, 40))
-           when 'net_amount.format' then
-             format('net_amount %L is not a plain decimal (-?digits[.digits])', left(l.net_amount, 40))
-           when 'tax_amount.format' then
-             format('tax_amount %L is not a plain decimal (-?digits[.digits])', left(l.tax_amount, 40))
-           when 'gross_amount.format' then
-             format('gross_amount %L is not a plain decimal (-?digits[.digits])', left(l.gross_amount, 40))
-           when 'net_amount.precision' then
-             format('net_amount %s has more than %s decimals for %s', l.net_amount, c.minor_unit, l.currency)
-           when 'tax_amount.precision' then
-             format('tax_amount %s has more than %s decimals for %s', l.tax_amount, c.minor_unit, l.currency)
-           when 'gross_amount.precision' then
-             format('gross_amount %s has more than %s decimals for %s', l.gross_amount, c.minor_unit, l.currency)
-           when 'amounts.sum' then
-             format('net_amount %s + tax_amount %s is not gross_amount %s',
-                    l.net_amount, l.tax_amount, l.gross_amount)
-           when 'gross_amount.sign' then
-             format('gross_amount %s has the wrong sign for a %s', l.gross_amount, l.document_type)
-           else split_part(rule, '.', 1) || ' is empty'  -- the <column>.missing rules
-         end),
-         l.gross
-  from (select f.record_no, f.rules, r.invoice_number, r.revision, r.status, r.document_type,
-               r.invoice_date, r.due_date, r.currency, r.net_amount, r.tax_amount,
-               r.gross_amount,
-               case when ingest.is_plain_decimal(r.gross_amount)
-                    then r.gross_amount::numeric end as gross
-        from ingest.failing_records(p_batch_id, v_batch.business_date) as f
-        join staging.invoice_line as r on r.batch_id = p_batch_id and r.record_no = f.record_no
-        where not v_typed_path
-        union all
-        select v.record_no,
-               array(select fr.rule from ingest.field_rule as fr
-                     where v.rules & (1 << fr.bit) <> 0 order by fr.bit),
-               v.raw_invoice_number, v.raw_revision, v.raw_status, v.raw_document_type,
-               v.raw_invoice_date, v.raw_due_date, v.raw_currency, v.raw_net_amount,
-               v.raw_tax_amount, v.raw_gross_amount, v.gross_amount
-        from staging.invoice_valid as v
-        where v_typed_path and v.batch_id = p_batch_id and v.rules <> 0) as l
-  left join ingest.currency as c on c.code = l.currency
-  cross join lateral unnest(l.rules) as rule;
+  if not v_clean then
+    insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail,
+                                      gross_amount)
+    select p_batch_id, l.record_no, ingest.printable(left(l.invoice_number, 64)), rule,
+           -- values from the file, never raw control characters
+           ingest.printable(case rule
+             when 'invoice_number.format' then
+               format('invoice_number %L is not 1-64 characters of A-Z a-z 0-9 . _ / -',
+                      left(l.invoice_number, 80))
+             when 'revision.format' then
+               format('revision %L is not a whole number >= 0', left(l.revision, 40))
+             when 'status.value' then
+               format('status %L is not ISSUED or VOID', left(l.status, 40))
+             when 'document_type.value' then
+               format('document_type %L is not INVOICE or CREDIT_NOTE', left(l.document_type, 40))
+             when 'invoice_date.format' then
+               format('invoice_date %L is not a real date written YYYY-MM-DD', left(l.invoice_date, 40))
+             when 'invoice_date.after_business_date' then
+               format('invoice_date %s is after the business date %s', l.invoice_date,
+                      to_char(v_batch.business_date, 'YYYY-MM-DD'))
+             when 'due_date.format' then
+               format('due_date %L is not a real date written YYYY-MM-DD', left(l.due_date, 40))
+             when 'due_date.before_invoice_date' then
+               format('due_date %s is before invoice_date %s', l.due_date, l.invoice_date)
+             when 'currency.unknown' then
+               format('currency %L is not an ISO 4217 code known to the database', left(l.currency, 40))
+             when 'net_amount.format' then
+               format('net_amount %L is not a plain decimal (-?digits[.digits])', left(l.net_amount, 40))
+             when 'tax_amount.format' then
+               format('tax_amount %L is not a plain decimal (-?digits[.digits])', left(l.tax_amount, 40))
+             when 'gross_amount.format' then
+               format('gross_amount %L is not a plain decimal (-?digits[.digits])', left(l.gross_amount, 40))
+             when 'net_amount.precision' then
+               format('net_amount %s has more than %s decimals for %s', l.net_amount, c.minor_unit, l.currency)
+             when 'tax_amount.precision' then
+               format('tax_amount %s has more than %s decimals for %s', l.tax_amount, c.minor_unit, l.currency)
+             when 'gross_amount.precision' then
+               format('gross_amount %s has more than %s decimals for %s', l.gross_amount, c.minor_unit, l.currency)
+             when 'amounts.sum' then
+               format('net_amount %s + tax_amount %s is not gross_amount %s',
+                      l.net_amount, l.tax_amount, l.gross_amount)
+             when 'gross_amount.sign' then
+               format('gross_amount %s has the wrong sign for a %s', l.gross_amount, l.document_type)
+             else split_part(rule, '.', 1) || ' is empty'  -- the <column>.missing rules
+           end),
+           l.gross
+    from (select f.record_no, f.rules, r.invoice_number, r.revision, r.status, r.document_type,
+                 r.invoice_date, r.due_date, r.currency, r.net_amount, r.tax_amount,
+                 r.gross_amount,
+                 case when ingest.is_plain_decimal(r.gross_amount)
+                      then r.gross_amount::numeric end as gross
+          from ingest.failing_records(p_batch_id, v_batch.business_date) as f
+          join staging.invoice_line as r on r.batch_id = p_batch_id and r.record_no = f.record_no
+          where not v_typed_path
+          union all
+          select v.record_no,
+                 array(select fr.rule from ingest.field_rule as fr
+                       where v.rules & (1 << fr.bit) <> 0 order by fr.bit),
+                 v.raw_invoice_number, v.raw_revision, v.raw_status, v.raw_document_type,
+                 v.raw_invoice_date, v.raw_due_date, v.raw_currency, v.raw_net_amount,
+                 v.raw_tax_amount, v.raw_gross_amount, v.gross_amount
+          from staging.invoice_valid as v
+          where v_typed_path and v.batch_id = p_batch_id and v.rules <> 0) as l
+    left join ingest.currency as c on c.code = l.currency
+    cross join lateral unnest(l.rules) as rule;
+  end if;
 
   -- 2. The loader's rows: the rejected ones leave (what is left is what
   --    the loader typed, canonical and hashed).  Raw rows: typed copies of
   --    the others, amounts at the currency's scale.  Every value here
   --    passed its pattern in step 1, so these are the casts of
   --    ingest.failing_records on text they accept.
-  if v_typed_path then
+  if v_clean then
+    null;
+  elsif v_typed_path then
     delete from staging.invoice_valid as v where v.batch_id = p_batch_id and v.rules <> 0;
   else
     insert into staging.invoice_valid (batch_id, record_no, invoice_number, revision, status,
