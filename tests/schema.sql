@@ -1944,7 +1944,7 @@ CREATE INDEX key_version_key ON staging.key_version USING btree (batch_id, invoi
 -- Name: invoice_version invoice_version_is_history; Type: TRIGGER; Schema: core; Owner: invoice_owner
 --
 
-CREATE TRIGGER invoice_version_is_history BEFORE UPDATE ON core.invoice_version FOR EACH ROW EXECUTE FUNCTION core.guard_invoice_version();
+CREATE TRIGGER invoice_version_is_history BEFORE UPDATE ON core.invoice_version FOR EACH ROW WHEN ((NOT ((NOT ((((((((((((((((((new.source IS DISTINCT FROM old.source) OR (new.invoice_number IS DISTINCT FROM old.invoice_number)) OR (new.revision IS DISTINCT FROM old.revision)) OR (new.status IS DISTINCT FROM old.status)) OR (new.document_type IS DISTINCT FROM old.document_type)) OR (new.customer_id IS DISTINCT FROM old.customer_id)) OR (new.invoice_date IS DISTINCT FROM old.invoice_date)) OR (new.due_date IS DISTINCT FROM old.due_date)) OR (new.currency IS DISTINCT FROM old.currency)) OR (new.net_amount IS DISTINCT FROM old.net_amount)) OR (new.tax_amount IS DISTINCT FROM old.tax_amount)) OR (new.gross_amount IS DISTINCT FROM old.gross_amount)) OR (new.description IS DISTINCT FROM old.description)) OR (new.content_hash IS DISTINCT FROM old.content_hash)) OR (new.batch_id IS DISTINCT FROM old.batch_id)) OR (new.record_no IS DISTINCT FROM old.record_no)) OR (new.supersedes_revision IS DISTINCT FROM old.supersedes_revision)) OR (new.published_at IS DISTINCT FROM old.published_at))) AND (old.is_current IS TRUE) AND (new.is_current IS FALSE) AND (NOT (new.current_since IS DISTINCT FROM old.current_since))))) EXECUTE FUNCTION core.guard_invoice_version();
 
 
 --
