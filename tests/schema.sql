@@ -403,6 +403,32 @@ CREATE FUNCTION ingest.mark_staged(p_batch_id bigint, p_attempt_id bigint, p_sen
 ALTER FUNCTION ingest.mark_staged(p_batch_id bigint, p_attempt_id bigint, p_sent bigint, p_copied bigint) OWNER TO invoice_owner;
 
 --
+-- Name: merge_accounted(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.merge_accounted(p_batch_id bigint) RETURNS SETOF jsonb
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.merge_accounted(p_batch_id bigint) OWNER TO invoice_owner;
+
+--
+-- Name: merge_written(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.merge_written(p_batch_id bigint) RETURNS SETOF jsonb
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.merge_written(p_batch_id bigint) OWNER TO invoice_owner;
+
+--
 -- Name: notification_lock_key(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -2425,6 +2451,20 @@ GRANT ALL ON FUNCTION ingest.mark_notification(p_notification_id bigint, p_outco
 
 REVOKE ALL ON FUNCTION ingest.mark_staged(p_batch_id bigint, p_attempt_id bigint, p_sent bigint, p_copied bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION ingest.mark_staged(p_batch_id bigint, p_attempt_id bigint, p_sent bigint, p_copied bigint) TO invoice_loader;
+
+
+--
+-- Name: FUNCTION merge_accounted(p_batch_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.merge_accounted(p_batch_id bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION merge_written(p_batch_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.merge_written(p_batch_id bigint) FROM PUBLIC;
 
 
 --

@@ -231,36 +231,14 @@ begin
                    and x.cur_revision is null' end)
     using v_batch.source, p_batch_id, v_now;
 
-    -- What the merge did, from what it wrote.
-    select jsonb_build_object(
-             'inserted', count(*) filter (where cv.is_current and cv.status = 'ISSUED'
-                                            and cv.supersedes_revision is null),
-             'amended',  count(*) filter (where cv.is_current and cv.status = 'ISSUED'
-                                            and cv.supersedes_revision is not null),
-             'voided',   count(*) filter (where cv.is_current and cv.status = 'VOID'),
-             'late',     count(*) filter (where not cv.is_current),
-             'versions_gross', coalesce(sum(cv.gross_amount), 0))
+    -- What the merge did, from what it wrote; what the typed rows account
+    -- for (unchanged and duplicate records, as history held them before
+    -- the merge).  Two parallel reads (ingest.merge_written,
+    -- ingest.merge_accounted).
+    select w || a || jsonb_build_object('rejected', v_batch.rejected_count,
+                                        'records', v_batch.staged_count)
       into v_counts
-    from core.invoice_version as cv where cv.batch_id = p_batch_id;
-
-    -- Unchanged: accepted records whose (key, revision) an earlier batch
-    -- published (identical content: conflicts were rejected), as history
-    -- held them before the merge (staging.key_version).
-    select v_counts || jsonb_build_object(
-             'unchanged', count(*) filter (where e.revision is not null),
-             'duplicates', count(*) filter (where v.is_duplicate),
-             'rejected', v_batch.rejected_count,
-             'records', v_batch.staged_count,
-             'accepted_gross', coalesce(sum(v.gross_amount), 0),
-             'unchanged_gross', coalesce(sum(v.gross_amount) filter (
-                 where e.revision is not null), 0),
-             'duplicates_gross', coalesce(sum(v.gross_amount) filter (where v.is_duplicate), 0))
-      into v_counts
-    from staging.invoice_valid as v
-    left join staging.key_version as e
-      on not v.is_duplicate and e.batch_id = p_batch_id
-     and e.invoice_number = v.invoice_number and e.revision = v.revision
-    where v.batch_id = p_batch_id;
+    from ingest.merge_written(p_batch_id) as w, ingest.merge_accounted(p_batch_id) as a;
 
     -- The rejected records' readable gross amounts, as validation (or the
     -- conflict check above) recorded them with their rejection rows.

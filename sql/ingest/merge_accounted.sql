@@ -1,0 +1,35 @@
+-- ingest.merge_accounted: what a batch's typed rows account for at
+-- publication, for the second reconciliation: the records whose (key,
+-- revision) an earlier batch published (unchanged: identical content,
+-- since conflicts were rejected), as history held them before the merge
+-- (staging.key_version), the identical duplicates, and the gross amounts
+-- of the accepted records and of those two groups, as jsonb.  RETURN
+-- QUERY, so that the scan of the batch's rows may run in parallel
+-- (ingest.merge_written says why).
+-- Internal: no EXECUTE grants.
+-- Errors: none.
+create or replace function ingest.merge_accounted(p_batch_id bigint)
+returns setof jsonb
+language plpgsql
+stable
+set search_path = ''
+as $$
+begin
+  return query
+  select jsonb_build_object(
+           'unchanged', count(*) filter (where e.revision is not null),
+           'duplicates', count(*) filter (where v.is_duplicate),
+           'accepted_gross', coalesce(sum(v.gross_amount), 0),
+           'unchanged_gross', coalesce(sum(v.gross_amount) filter (
+               where e.revision is not null), 0),
+           'duplicates_gross', coalesce(sum(v.gross_amount) filter (where v.is_duplicate), 0))
+  from staging.invoice_valid as v
+  left join staging.key_version as e
+    on not v.is_duplicate and e.batch_id = p_batch_id
+   and e.invoice_number = v.invoice_number and e.revision = v.revision
+  where v.batch_id = p_batch_id;
+end;
+$$;
+comment on function ingest.merge_accounted(bigint) is
+  E'What a batch''s typed rows account for at publication (unchanged, duplicates, their gross), read in parallel.\nErrors: none.';
+revoke all on function ingest.merge_accounted(bigint) from public;
