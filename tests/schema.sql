@@ -534,17 +534,17 @@ CREATE FUNCTION ingest.refuse_unscoped_staging(p_batch_ids bigint[]) RETURNS voi
 ALTER FUNCTION ingest.refuse_unscoped_staging(p_batch_ids bigint[]) OWNER TO invoice_owner;
 
 --
--- Name: reject_revision_conflicts(bigint, text, boolean); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+-- Name: reject_revision_conflicts(bigint, text, boolean, text, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
-CREATE FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source text, p_distinct boolean) RETURNS integer
+CREATE FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source text, p_distinct boolean, p_min text DEFAULT NULL::text, p_max text DEFAULT NULL::text) RETURNS integer
     LANGUAGE plpgsql
     SET search_path TO ''
     AS <body in sql/>
 ;
 
 
-ALTER FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source text, p_distinct boolean) OWNER TO invoice_owner;
+ALTER FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source text, p_distinct boolean, p_min text, p_max text) OWNER TO invoice_owner;
 
 --
 -- Name: rejected_records(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -651,6 +651,19 @@ CREATE FUNCTION ingest.revert_batch(p_batch_id bigint, p_reason text) RETURNS TA
 ALTER FUNCTION ingest.revert_batch(p_batch_id bigint, p_reason text) OWNER TO invoice_owner;
 
 --
+-- Name: revision_conflicts(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.revision_conflicts(p_batch_id bigint) RETURNS TABLE(record_no integer, invoice_number text, revision integer, version_batch_id bigint, gross_amount numeric)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.revision_conflicts(p_batch_id bigint) OWNER TO invoice_owner;
+
+--
 -- Name: runner_lock_key(text, date); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -667,7 +680,7 @@ ALTER FUNCTION ingest.runner_lock_key(p_source text, p_business_date date, OUT k
 -- Name: staged_totals(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
-CREATE FUNCTION ingest.staged_totals(p_batch_id bigint) RETURNS TABLE(distinct_keys integer, gross_sum numeric, unreadable integer, net_sum numeric, net_unreadable integer, tax_sum numeric, tax_unreadable integer, raw_rows integer, typed_rows integer, failing_rows integer)
+CREATE FUNCTION ingest.staged_totals(p_batch_id bigint) RETURNS TABLE(distinct_keys integer, gross_sum numeric, unreadable integer, net_sum numeric, net_unreadable integer, tax_sum numeric, tax_unreadable integer, raw_rows integer, typed_rows integer, failing_rows integer, min_key text, max_key text)
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
     AS <body in sql/>
@@ -2527,10 +2540,10 @@ GRANT ALL ON FUNCTION ingest.refuse_unscoped_staging(p_batch_ids bigint[]) TO in
 
 
 --
--- Name: FUNCTION reject_revision_conflicts(p_batch_id bigint, p_source text, p_distinct boolean); Type: ACL; Schema: ingest; Owner: invoice_owner
+-- Name: FUNCTION reject_revision_conflicts(p_batch_id bigint, p_source text, p_distinct boolean, p_min text, p_max text); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
-REVOKE ALL ON FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source text, p_distinct boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source text, p_distinct boolean, p_min text, p_max text) FROM PUBLIC;
 
 
 --
@@ -2591,6 +2604,13 @@ GRANT ALL ON FUNCTION ingest.resume_attempt(p_attempt_id bigint, p_xid text) TO 
 
 REVOKE ALL ON FUNCTION ingest.revert_batch(p_batch_id bigint, p_reason text) FROM PUBLIC;
 GRANT ALL ON FUNCTION ingest.revert_batch(p_batch_id bigint, p_reason text) TO invoice_operator;
+
+
+--
+-- Name: FUNCTION revision_conflicts(p_batch_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.revision_conflicts(p_batch_id bigint) FROM PUBLIC;
 
 
 --

@@ -6,9 +6,12 @@
 -- and, only when the batch's manifest carries net_total or tax_total
 -- (CONTRACT.md section 3), the same two figures for net_amount and
 -- tax_amount (NULL otherwise: a file without them pays nothing for them).
--- Also, from the same scan, how many raw and typed rows the batch has and
+-- Also, from the same scan, how many raw and typed rows the batch has,
 -- how many typed rows fail a field rule (validation's checkpoint check,
--- and whether it has rejections to write at all).  RETURN QUERY, so that
+-- and whether it has rejections to write at all), and the smallest and
+-- largest invoice number of the typed rows that pass them (the key range
+-- of ingest.reject_revision_conflicts; NULL for raw rows, which are not
+-- checked yet).  RETURN QUERY, so that
 -- the scan may run in parallel (see ingest.failing_records).
 -- The distinct invoice numbers (a missing one counts as one, as GROUP BY
 -- counts it) are counted first through a 64-bit hash of each
@@ -23,7 +26,8 @@ create or replace function ingest.staged_totals(p_batch_id bigint)
 returns table (distinct_keys integer, gross_sum numeric, unreadable integer,
                net_sum numeric, net_unreadable integer,
                tax_sum numeric, tax_unreadable integer,
-               raw_rows integer, typed_rows integer, failing_rows integer)
+               raw_rows integer, typed_rows integer, failing_rows integer,
+               min_key text, max_key text)
 language plpgsql
 stable
 set search_path = ''
@@ -70,8 +74,10 @@ begin
          case when v_parts then count(*) filter (where r.tax is null)::integer end,
          count(*) filter (where r.raw)::integer,
          count(*) filter (where not r.raw)::integer,
-         count(*) filter (where r.rules <> 0)::integer
-  from (select true as raw, 0 as rules,
+         count(*) filter (where r.rules <> 0)::integer,
+         min(r.invoice_number) filter (where not r.raw and r.rules = 0),
+         max(r.invoice_number) filter (where not r.raw and r.rules = 0)
+  from (select true as raw, 0 as rules, null::text as invoice_number,
                case when ingest.is_plain_decimal(l.gross_amount)
                     then l.gross_amount::numeric end as gross,
                case when v_parts and ingest.is_plain_decimal(l.net_amount)
@@ -80,7 +86,8 @@ begin
                     then l.tax_amount::numeric end as tax
         from staging.invoice_line as l where l.batch_id = p_batch_id
         union all
-        select false, v.rules, v.gross_amount, case when v_parts then v.net_amount end,
+        select false, v.rules, v.invoice_number, v.gross_amount,
+               case when v_parts then v.net_amount end,
                case when v_parts then v.tax_amount end
         from staging.invoice_valid as v where v.batch_id = p_batch_id) as r;
 end;

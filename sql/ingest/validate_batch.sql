@@ -268,7 +268,8 @@ begin
   --    only if a publication or revert of the source committed since.
   v_stamp := ingest.history_stamp(v_batch.source);
   perform ingest.reject_revision_conflicts(p_batch_id, v_batch.source,
-                                           v_totals.distinct_keys = v_staged);
+                                           v_totals.distinct_keys = v_staged,
+                                           v_totals.min_key, v_totals.max_key);
 
   -- 5. Reconciliation against the manifest (totals of step 0).
   v_keys := v_totals.distinct_keys;

@@ -10,7 +10,7 @@
 -- reporting.invoice_as_of_batch, granted to all three, are checked in
 -- reporting.invoice_as_of); nobody runs the internal steps directly.
 begin;
-select plan(123);
+select plan(126);
 
 with f(name, args, loader, operator) as (values
   ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'boolean', 'time without time zone',
@@ -33,8 +33,9 @@ with f(name, args, loader, operator) as (values
   ('staged_totals', array['bigint'], false, false),
   ('merge_written', array['bigint'], false, false),
   ('merge_accounted', array['bigint'], false, false),
+  ('revision_conflicts', array['bigint'], false, false),
   ('is_plain_decimal', array['text'], false, false),
-  ('reject_revision_conflicts', array['bigint', 'text', 'boolean'], false, false),
+  ('reject_revision_conflicts', array['bigint', 'text', 'boolean', 'text', 'text'], false, false),
   ('key_history', array['bigint', 'text', 'text', 'text', 'boolean'], false, false),
   ('replay_batch', array['bigint', 'text'], false, true),
   ('revert_batch', array['bigint', 'text'], false, true),

@@ -2,9 +2,9 @@
 -- the internal steps (transition, quarantine_batch, parse_manifest,
 -- is_iso_date, is_plain_decimal, restage_lost_batch, failing_records,
 -- staged_totals, merge_written, merge_accounted, reject_revision_conflicts,
--- key_history, consume_replay, require_operator, the trigger functions
--- guard_operator_action and number_outbox_round, the lock keys and
--- try_runner_xact_lock),
+-- revision_conflicts, key_history, consume_replay, require_operator, the
+-- trigger functions guard_operator_action and number_outbox_round, the
+-- lock keys and try_runner_xact_lock),
 -- status_report (which reads the operator views with the caller's rights),
 -- sweep_cron_history (pg_cron's row security must see the caller) and the
 -- sweep procedure (PostgreSQL allows COMMIT only in an invoker procedure
@@ -12,7 +12,7 @@
 -- revert_batch and resolve_notification are definers too (they check
 -- session_user themselves).
 begin;
-select plan(41);
+select plan(42);
 
 select is_definer('ingest', f.name, f.args,
                   format('ingest.%s runs with its owner''s rights.', f.name))
@@ -50,7 +50,8 @@ from (values ('transition', array['bigint', 'text', 'text', 'bigint', 'jsonb']),
              ('staged_totals', array['bigint']),
              ('merge_written', array['bigint']),
              ('merge_accounted', array['bigint']),
-             ('reject_revision_conflicts', array['bigint', 'text', 'boolean']),
+             ('revision_conflicts', array['bigint']),
+             ('reject_revision_conflicts', array['bigint', 'text', 'boolean', 'text', 'text']),
              ('key_history', array['bigint', 'text', 'text', 'text', 'boolean']),
              ('status_report', array['text', 'bigint', 'integer', 'text', 'date']),
              ('consume_replay', array['bigint', 'bigint', 'jsonb', 'integer', 'numeric']),
