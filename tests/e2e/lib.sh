@@ -205,21 +205,24 @@ inject_when_active() {
 
 # hold_validation PSQL...: run PSQL (a psql command line with its
 # connection, e.g. psql -X -d "$E2E_DB") in the background as a session
-# that holds a SHARE lock on ingest.rejection_row until it is killed or its
-# server goes; its pid in HOLD_PID.  ingest.validate_batch's first insert
-# waits for that lock (nothing before validation takes it), so a fault
-# test can inject its fault while the loader is inside validation however
-# fast validation is: since issue 15 a 60,000-record validation takes
-# about 70 ms, less than the 50 ms polls of those tests could count on.
+# that holds a SHARE lock on staging.key_version until it is killed or its
+# server goes; its pid in HOLD_PID.  ingest.validate_batch's revision check
+# (ingest.reject_revision_conflicts) starts by deleting the batch's rows of
+# that table, and waits for the lock (nothing before validation writes it),
+# so a fault test can inject its fault while the loader is inside
+# validation however fast validation is: since issue 15 a 60,000-record
+# validation takes tens of milliseconds, less than the 50 ms polls of those
+# tests could count on.  (It held ingest.rejection_row until validation
+# stopped writing rejections for a batch with none.)
 # Returns once the lock is held (at most 10 s).
 hold_validation() {
-  "$@" -c "begin" -c "lock table ingest.rejection_row in share mode" \
+  "$@" -c "begin" -c "lock table staging.key_version in share mode" \
     -c "select 'holding validation', pg_sleep(600)" >/dev/null 2>&1 &
   HOLD_PID=$! HOLD_CMD=("$@")
   local i
   for ((i = 0; i < 200; i++)); do
     [[ $("$@" -qAt -c "select count(*) from pg_locks
-                       where relation = 'ingest.rejection_row'::regclass
+                       where relation = 'staging.key_version'::regclass
                          and mode = 'ShareLock' and granted" 2>/dev/null) == 1 ]] && return 0
     sleep 0.05
   done
