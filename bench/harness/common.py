@@ -157,15 +157,20 @@ def cached_file(directory, csv_name, count, generator):
     """DIRECTORY/CSV_NAME and its manifest, written by the command
     GENERATOR(DIRECTORY, COUNT) (which prints the CSV's path) unless the
     manifest says the file is already there with COUNT records and the
-    stamp next to it (<csv>.generated-by) says the same command, with the
-    same script, wrote it: generation is deterministic, but a changed
+    stamp next to it (<csv>.generated-by) says the same script (and
+    helpers), with the same arguments, wrote it: generation is deterministic, but a changed
     generator writes other bytes. A dict: csv, manifest, records, sha256,
     bytes."""
     csv = Path(directory) / csv_name
     manifest = Path(str(csv) + ".manifest.json")
     command = generator(directory, count)
-    stamp = hashlib.sha256("\0".join(command).encode())
-    stamp.update(Path(command[0]).read_bytes())
+    # the script's bytes (and those of the helpers it sources from lib/
+    # next to it) and its arguments, not its path: a clone elsewhere
+    # writes the same bytes
+    script = Path(command[0])
+    stamp = hashlib.sha256("\0".join(command[1:]).encode())
+    for part in [script] + sorted((script.parent / "lib").glob("*.sh")):
+        stamp.update(part.read_bytes())
     stamp = stamp.hexdigest() + "\n"
     stamp_file = Path(str(csv) + ".generated-by")
     if (csv.is_file() and manifest.is_file() and stamp_file.is_file() and
