@@ -227,7 +227,7 @@ ALTER FUNCTION ingest.claim_notifications(p_limit integer, p_claimer text) OWNER
 --
 
 CREATE FUNCTION ingest.clear_typed_staging(p_batch_id bigint) RETURNS void
-    LANGUAGE sql
+    LANGUAGE plpgsql
     SET search_path TO ''
     AS <body in sql/>
 ;
