@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/prototypes/current_model.sh [KEYS [BATCH]]: runs
-# bench/prototypes/current_model.sql (issue 15 item 3: three ways of
+# bench/prototypes/current_model.sql (issue 15 item 3: four ways of
 # keeping "current", writes and reads, in stand-alone tables) in a scratch
 # database of the cluster PG* points at; start one with
 # scripts/with-tmp-pg.sh.  Defaults: 4,000,000 keys (5M versions) and a
