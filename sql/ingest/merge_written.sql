@@ -4,8 +4,11 @@
 -- write): invoices inserted, amended and voided, versions that went
 -- straight to history (late), and the gross amount of all of them, as the
 -- jsonb publication keeps in batch.merge_counts.  RETURN QUERY, so that
--- the read of a million versions may run in parallel workers (a SELECT
--- ... INTO in PL/pgSQL never does; docs/PERFORMANCE.md).
+-- the read may run in parallel workers (a SELECT ... INTO in PL/pgSQL
+-- never does).  Inside a publication it does not yet: the planner costs
+-- it on the statistics from before the insert, which put the new batch
+-- at a few thousand rows, and plans one process (docs/PERFORMANCE.md;
+-- zero parallel costs for the function did not change that).
 -- Internal: no EXECUTE grants.
 -- Errors: none.
 create or replace function ingest.merge_written(p_batch_id bigint)

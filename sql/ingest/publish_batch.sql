@@ -171,7 +171,7 @@ begin
     -- none of whose keys history holds (staging.key_version has nothing of
     -- it) has no current version to stay or give way and no revision
     -- published already: the joins with the key history are left out
-    -- (%1$s; 0.3 s of a million, an anti-join probing the empty history
+    -- (%1$s; 0.4 s of a million, an anti-join probing the empty history
     -- once per record).  The statement's text is the only difference
     -- between the forms.
     v_single := v_batch.distinct_keys = v_batch.staged_count;
@@ -233,8 +233,8 @@ begin
 
     -- What the merge did, from what it wrote; what the typed rows account
     -- for (unchanged and duplicate records, as history held them before
-    -- the merge).  Two parallel reads (ingest.merge_written,
-    -- ingest.merge_accounted).
+    -- the merge).  Two RETURN QUERY functions, which may read in parallel
+    -- (ingest.merge_written, ingest.merge_accounted).
     select w || a || jsonb_build_object('rejected', v_batch.rejected_count,
                                         'records', v_batch.staged_count)
       into v_counts
