@@ -42,8 +42,8 @@ begin
   from ingest.batch as b where b.batch_id = p_batch_id;
   -- Raw rows (staging.invoice_line: the SQL path) and the loader's typed
   -- rows (staging.invoice_valid with the rules of each record, read before
-  -- validation takes any out): a batch has one or the other.  A typed
-  -- amount is NULL exactly when it was not readable.
+  -- validation takes any out): a batch has one or the other.  First the
+  -- distinct invoice numbers (the header says how).
   select count(distinct pg_catalog.hashtextextended(k.invoice_number, 0)),
          count(k.invoice_number), bool_or(k.invoice_number is null)
     into v_keys, v_numbers, v_missing
@@ -64,6 +64,8 @@ begin
                 where v.batch_id = p_batch_id) as k
           group by k.invoice_number) as g;
   end if;
+  -- Then one scan, which may run in parallel: a typed amount is NULL
+  -- exactly when it was not readable.
   return query
   select v_keys,
          sum(r.gross),
