@@ -416,19 +416,6 @@ CREATE FUNCTION ingest.merge_accounted(p_batch_id bigint) RETURNS SETOF jsonb
 ALTER FUNCTION ingest.merge_accounted(p_batch_id bigint) OWNER TO invoice_owner;
 
 --
--- Name: merge_written(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
---
-
-CREATE FUNCTION ingest.merge_written(p_batch_id bigint) RETURNS SETOF jsonb
-    LANGUAGE plpgsql STABLE
-    SET search_path TO ''
-    AS <body in sql/>
-;
-
-
-ALTER FUNCTION ingest.merge_written(p_batch_id bigint) OWNER TO invoice_owner;
-
---
 -- Name: notification_lock_key(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -2471,13 +2458,6 @@ GRANT ALL ON FUNCTION ingest.mark_staged(p_batch_id bigint, p_attempt_id bigint,
 --
 
 REVOKE ALL ON FUNCTION ingest.merge_accounted(p_batch_id bigint) FROM PUBLIC;
-
-
---
--- Name: FUNCTION merge_written(p_batch_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
---
-
-REVOKE ALL ON FUNCTION ingest.merge_written(p_batch_id bigint) FROM PUBLIC;
 
 
 --

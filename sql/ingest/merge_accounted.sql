@@ -4,8 +4,9 @@
 -- since conflicts were rejected), as history held them before the merge
 -- (staging.key_version), the identical duplicates, and the gross amounts
 -- of the accepted records and of those two groups, as jsonb.  RETURN
--- QUERY, so that the scan of the batch's rows may run in parallel
--- (ingest.merge_written says why).
+-- QUERY, so that the scan of the batch's rows may run in parallel (PL/pgSQL
+-- runs a SELECT ... INTO with a row limit, and PostgreSQL launches no
+-- workers for a limited run; docs/PERFORMANCE.md).
 -- Internal: no EXECUTE grants.
 -- Errors: none.
 create or replace function ingest.merge_accounted(p_batch_id bigint)

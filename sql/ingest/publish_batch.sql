@@ -231,14 +231,30 @@ begin
                    and x.cur_revision is null' end)
     using v_batch.source, p_batch_id, v_now;
 
-    -- What the merge did, from what it wrote; what the typed rows account
-    -- for (unchanged and duplicate records, as history held them before
-    -- the merge).  Two RETURN QUERY functions, which may read in parallel
-    -- (ingest.merge_written, ingest.merge_accounted).
-    select w || a || jsonb_build_object('rejected', v_batch.rejected_count,
-                                        'records', v_batch.staged_count)
+    -- What the merge did, from what it wrote (read back: the second
+    -- reconciliation counts what is there, not what the INSERT meant to
+    -- write).  A plain SELECT INTO, which runs in one process; no parallel
+    -- plan is to be had anyway: the planner costs it on the statistics from
+    -- before the insert, which put the new batch at a few thousand rows
+    -- (docs/PERFORMANCE.md).
+    select jsonb_build_object(
+             'inserted', count(*) filter (where cv.is_current and cv.status = 'ISSUED'
+                                            and cv.supersedes_revision is null),
+             'amended',  count(*) filter (where cv.is_current and cv.status = 'ISSUED'
+                                            and cv.supersedes_revision is not null),
+             'voided',   count(*) filter (where cv.is_current and cv.status = 'VOID'),
+             'late',     count(*) filter (where not cv.is_current),
+             'versions_gross', coalesce(sum(cv.gross_amount), 0))
       into v_counts
-    from ingest.merge_written(p_batch_id) as w, ingest.merge_accounted(p_batch_id) as a;
+    from core.invoice_version as cv where cv.batch_id = p_batch_id;
+
+    -- What the typed rows account for (unchanged and duplicate records, as
+    -- history held them before the merge): a RETURN QUERY function, whose
+    -- scan of the batch's rows runs in parallel (ingest.merge_accounted).
+    select v_counts || a || jsonb_build_object('rejected', v_batch.rejected_count,
+                                               'records', v_batch.staged_count)
+      into v_counts
+    from ingest.merge_accounted(p_batch_id) as a;
 
     -- The rejected records' readable gross amounts, as validation (or the
     -- conflict check above) recorded them with their rejection rows.

@@ -10,7 +10,7 @@
 -- reporting.invoice_as_of_batch, granted to all three, are checked in
 -- reporting.invoice_as_of); nobody runs the internal steps directly.
 begin;
-select plan(126);
+select plan(123);
 
 with f(name, args, loader, operator) as (values
   ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'boolean', 'time without time zone',
@@ -31,7 +31,6 @@ with f(name, args, loader, operator) as (values
   ('restage_lost_batch', array['bigint', 'text', 'bigint'], false, false),
   ('failing_records', array['bigint', 'date'], false, false),
   ('staged_totals', array['bigint'], false, false),
-  ('merge_written', array['bigint'], false, false),
   ('merge_accounted', array['bigint'], false, false),
   ('revision_conflicts', array['bigint'], false, false),
   ('is_plain_decimal', array['text'], false, false),

@@ -1,7 +1,7 @@
 -- The entry points the loader and the operator call are SECURITY DEFINER;
 -- the internal steps (transition, quarantine_batch, parse_manifest,
 -- is_iso_date, is_plain_decimal, restage_lost_batch, failing_records,
--- staged_totals, merge_written, merge_accounted, reject_revision_conflicts,
+-- staged_totals, merge_accounted, reject_revision_conflicts,
 -- revision_conflicts, key_history, consume_replay, require_operator, the
 -- trigger functions guard_operator_action and number_outbox_round, the
 -- lock keys and try_runner_xact_lock),
@@ -12,7 +12,7 @@
 -- revert_batch and resolve_notification are definers too (they check
 -- session_user themselves).
 begin;
-select plan(42);
+select plan(41);
 
 select is_definer('ingest', f.name, f.args,
                   format('ingest.%s runs with its owner''s rights.', f.name))
@@ -48,7 +48,6 @@ from (values ('transition', array['bigint', 'text', 'text', 'bigint', 'jsonb']),
              ('restage_lost_batch', array['bigint', 'text', 'bigint']),
              ('failing_records', array['bigint', 'date']),
              ('staged_totals', array['bigint']),
-             ('merge_written', array['bigint']),
              ('merge_accounted', array['bigint']),
              ('revision_conflicts', array['bigint']),
              ('reject_revision_conflicts', array['bigint', 'text', 'boolean', 'text', 'text']),
