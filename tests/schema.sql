@@ -897,7 +897,7 @@ CREATE TABLE core.invoice_version (
     CONSTRAINT invoice_version_revision_check CHECK ((revision >= 0)),
     CONSTRAINT invoice_version_status_check CHECK ((status = ANY (ARRAY['ISSUED'::text, 'VOID'::text])))
 )
-WITH (fillfactor='98');
+WITH (fillfactor='98', autovacuum_vacuum_insert_threshold='100000', autovacuum_vacuum_insert_scale_factor='0');
 
 
 ALTER TABLE core.invoice_version OWNER TO invoice_owner;
@@ -1830,7 +1830,7 @@ ALTER TABLE ONLY loader_meta.schema_migration
 -- Name: invoice_version_batch; Type: INDEX; Schema: core; Owner: invoice_owner
 --
 
-CREATE INDEX invoice_version_batch ON core.invoice_version USING brin (batch_id) WITH (pages_per_range='32', autosummarize='on');
+CREATE INDEX invoice_version_batch ON core.invoice_version USING brin (batch_id) WITH (pages_per_range='32');
 
 
 --
