@@ -164,6 +164,7 @@ ALTER FUNCTION ingest.add_source(p_source text, p_policy text, p_max_rejected_sh
 CREATE FUNCTION ingest.analyze_staging(p_step text) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
+    SET default_statistics_target TO '10'
     AS <body in sql/>
 ;
 
