@@ -368,7 +368,7 @@ ALTER FUNCTION ingest.is_plain_decimal(p text) OWNER TO invoice_owner;
 -- Name: key_history(bigint, text, text, text, boolean); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
-CREATE FUNCTION ingest.key_history(p_batch_id bigint, p_source text, p_min text, p_max text, p_distinct boolean) RETURNS TABLE(invoice_number text, revision integer, is_current boolean, content_hash bytea, version_batch_id bigint)
+CREATE FUNCTION ingest.key_history(p_batch_id bigint, p_source text, p_min text, p_max text, p_distinct boolean) RETURNS TABLE(invoice_number text, revision integer, is_current boolean, content_hash bytea, version_batch_id bigint, batch_record_no integer, batch_revision integer, batch_content_hash bytea, batch_gross_amount numeric)
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
     AS <body in sql/>
@@ -1636,7 +1636,11 @@ CREATE UNLOGGED TABLE staging.key_version (
     revision integer NOT NULL,
     is_current boolean NOT NULL,
     content_hash bytea NOT NULL,
-    version_batch_id bigint NOT NULL
+    version_batch_id bigint NOT NULL,
+    batch_record_no integer,
+    batch_revision integer,
+    batch_content_hash bytea,
+    batch_gross_amount numeric
 )
 WITH (autovacuum_vacuum_insert_threshold='-1');
 

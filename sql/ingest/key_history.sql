@@ -12,7 +12,11 @@
 -- p_distinct: the batch's records are known to have distinct invoice
 -- numbers (batch.distinct_keys = its record count): the typed rows are
 -- joined as they are, without first making their keys distinct (a hash
--- aggregate of a million keys, most of the read over a long history).
+-- aggregate of a million keys, most of the read over a long history), and
+-- each version comes with the batch's one record of its key (record
+-- number, revision, content hash, gross amount; NULL in the other form),
+-- which the revision-conflict check and the supersession then read from
+-- staging.key_version instead of joining the typed rows again.
 -- RETURN QUERY, so that PostgreSQL may run the join in parallel workers
 -- (an INSERT ... SELECT never does; docs/PERFORMANCE.md): over a long
 -- history the read is a hash join of the batch's keys with a scan of the
@@ -22,13 +26,15 @@
 create or replace function ingest.key_history(p_batch_id bigint, p_source text,
                                               p_min text, p_max text, p_distinct boolean)
 returns table (invoice_number text, revision integer, is_current boolean, content_hash bytea,
-               version_batch_id bigint)
+               version_batch_id bigint, batch_record_no integer, batch_revision integer,
+               batch_content_hash bytea, batch_gross_amount numeric)
 language plpgsql
 stable
 set search_path = ''
 as $$
 begin
-  -- the one difference between the two forms is the DISTINCT (%s)
+  -- the two forms differ in the keys' subquery (%s): the records as they
+  -- are, or their distinct invoice numbers
   return query execute pg_catalog.format($q$
   select cv.invoice_number, cv.revision, cv.is_current,
          case when cv.content_hash_version = 2 then cv.content_hash
@@ -36,13 +42,18 @@ begin
                                        cv.invoice_date, cv.due_date, cv.currency,
                                        cv.net_amount, cv.tax_amount, cv.gross_amount,
                                        cv.description) end,
-         cv.batch_id
-  from (select %s v.invoice_number from staging.invoice_valid as v
-        where v.batch_id = $1) as k
+         cv.batch_id, k.record_no, k.revision, k.content_hash, k.gross_amount
+  from (%s) as k
   join core.invoice_version as cv
     on cv.source = $2 and cv.invoice_number = k.invoice_number
    and cv.invoice_number between $3 and $4
-  $q$, case when p_distinct then '' else 'distinct' end)
+  $q$, case when p_distinct
+            then 'select v.invoice_number, v.record_no, v.revision, v.content_hash, v.gross_amount
+                  from staging.invoice_valid as v where v.batch_id = $1'
+            else 'select distinct v.invoice_number, null::integer as record_no,
+                         null::integer as revision, null::bytea as content_hash,
+                         null::numeric as gross_amount
+                  from staging.invoice_valid as v where v.batch_id = $1' end)
   using p_batch_id, p_source, p_min, p_max;
 end;
 $$;

@@ -17,7 +17,12 @@
 -- reject.  Files numbered by date (the benchmark's) take it every time.
 -- p_distinct: the batch's records have distinct invoice numbers
 -- (validation's count of them equals its record count), which lets the
--- history read skip making them distinct (ingest.key_history).
+-- history read skip making them distinct (ingest.key_history) and keep
+-- each key's record beside its versions in staging.key_version
+-- (batch_record_no, batch_revision, ...); the conflicting records are then
+-- found in that table alone, and a rejected record's columns are cleared
+-- there, so that what key_version says of the batch stays what its typed
+-- rows hold.
 -- p_min, p_max: bounds of the batch's invoice numbers the caller already
 -- has (validation: ingest.staged_totals, over the typed rows that passed
 -- the field rules, a superset of those left); NULL, and the range is read
@@ -60,24 +65,45 @@ begin
   end if;
 
   insert into staging.key_version (batch_id, invoice_number, revision, is_current,
-                                   content_hash, version_batch_id)
+                                   content_hash, version_batch_id, batch_record_no,
+                                   batch_revision, batch_content_hash, batch_gross_amount)
   select p_batch_id, h.invoice_number, h.revision, h.is_current, h.content_hash,
-         h.version_batch_id
+         h.version_batch_id, h.batch_record_no, h.batch_revision, h.batch_content_hash,
+         h.batch_gross_amount
   from ingest.key_history(p_batch_id, p_source, v_min, v_max, p_distinct) as h;
 
-  -- The records carrying such a revision: found by a parallel join
+  -- The records carrying such a revision, rejected and taken out of the
+  -- typed rows: with one record per key, the key history holds each
+  -- record beside the versions of its key (a scan of that small table);
+  -- otherwise a parallel join of the typed rows with it
   -- (ingest.revision_conflicts; an INSERT ... SELECT never runs in
-  -- parallel), then rejected and taken out of the typed rows.
-  with bad as (
+  -- parallel).
+  with conflict as (
+    select h.batch_record_no as record_no, h.invoice_number, h.revision,
+           h.version_batch_id, h.batch_gross_amount as gross_amount
+    from staging.key_version as h
+    where p_distinct and h.batch_id = p_batch_id
+      and h.batch_revision = h.revision and h.batch_content_hash <> h.content_hash
+    union all
+    select c.record_no, c.invoice_number, c.revision, c.version_batch_id, c.gross_amount
+    from ingest.revision_conflicts(p_batch_id) as c
+    where not p_distinct),
+  bad as (
     insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail,
                                       gross_amount)
     select p_batch_id, c.record_no, c.invoice_number, 'revision.conflict',
            format('invoice %s revision %s was published by batch %s with different content',
                   c.invoice_number, c.revision, c.version_batch_id),
            c.gross_amount
-    from ingest.revision_conflicts(p_batch_id) as c
+    from conflict as c
     on conflict do nothing
-    returning record_no)
+    returning record_no),
+  cleared as (
+    update staging.key_version as h
+       set batch_record_no = null, batch_revision = null, batch_content_hash = null,
+           batch_gross_amount = null
+      from bad
+     where h.batch_id = p_batch_id and h.batch_record_no = bad.record_no)
   delete from staging.invoice_valid as v
    using bad where v.batch_id = p_batch_id and v.record_no = bad.record_no;
   get diagnostics v_count = row_count;
