@@ -5,7 +5,8 @@
 -- as the history read (ingest.key_history) joined them anyway.  The
 -- revision-conflict check and the supersession then read this small table
 -- alone instead of joining it with a million typed rows (issue 15,
--- docs/PERFORMANCE.md "The key history carries the batch's record").
+-- docs/PERFORMANCE.md "The batch index, the statistics sample and the key
+-- history's record").
 -- The table is staging (unlogged, rewritten by every read), so nothing is
 -- filled in for rows already there; instead, a batch validated before this
 -- migration forgets its history stamp, and its publication reads its keys'

@@ -1835,7 +1835,7 @@ ALTER TABLE ONLY loader_meta.schema_migration
 -- Name: invoice_version_batch; Type: INDEX; Schema: core; Owner: invoice_owner
 --
 
-CREATE INDEX invoice_version_batch ON core.invoice_version USING brin (batch_id) WITH (pages_per_range='32');
+CREATE INDEX invoice_version_batch ON core.invoice_version USING brin (batch_id) WITH (pages_per_range='8');
 
 
 --
