@@ -147,32 +147,31 @@ begin
     -- them the planner, costing pages as if read from disk, would rather
     -- scan and hash all of the history's current versions (3.2 s against
     -- 0.25 s over 5M versions for 90,000 keys); hence the setting, for
-    -- this statement only.  With one record per key, key_version holds
+    -- this statement only.  Which records of the batch have a higher
+    -- revision of the key (%s): with one record per key, key_version holds
     -- each key's record beside its versions (batch_revision; cleared for
     -- a record rejected since, ingest.reject_revision_conflicts), and the
     -- typed rows are not read here at all; otherwise a semi-join with them
-    -- (a hash of every typed row: 0.25 s of a million).
+    -- (a hash of every typed row: 0.25 s of a million).  The condition is
+    -- put into the statement's text, as the merge's forms below are, so
+    -- that the EXISTS is planned as the semi-join it is.
     v_single := v_batch.distinct_keys = v_batch.staged_count;
     v_seqscan := pg_catalog.current_setting('enable_seqscan');
     perform pg_catalog.set_config('enable_seqscan', 'off', true);
-    if v_single then
-      update core.invoice_version as cv
-         set is_current = false, superseded_by_batch_id = p_batch_id, superseded_at = v_now
-        from staging.key_version as h
-       where h.batch_id = p_batch_id and h.is_current and h.batch_revision > h.revision
-         and cv.source = v_batch.source and cv.invoice_number = h.invoice_number
-         and cv.revision = h.revision and cv.is_current;
-    else
-      update core.invoice_version as cv
-         set is_current = false, superseded_by_batch_id = p_batch_id, superseded_at = v_now
-        from staging.key_version as h
-       where h.batch_id = p_batch_id and h.is_current
-         and exists (select from staging.invoice_valid as v
-                     where v.batch_id = p_batch_id and not v.is_duplicate
-                       and v.invoice_number = h.invoice_number and v.revision > h.revision)
-         and cv.source = v_batch.source and cv.invoice_number = h.invoice_number
-         and cv.revision = h.revision and cv.is_current;
-    end if;
+    execute pg_catalog.format($supersede$
+    update core.invoice_version as cv
+       set is_current = false, superseded_by_batch_id = $1, superseded_at = $3
+      from staging.key_version as h
+     where h.batch_id = $1 and h.is_current and %s
+       and cv.source = $2 and cv.invoice_number = h.invoice_number
+       and cv.revision = h.revision and cv.is_current
+    $supersede$,
+      case when v_single then 'h.batch_revision > h.revision'
+           else 'exists (select from staging.invoice_valid as v
+                         where v.batch_id = $1 and not v.is_duplicate
+                           and v.invoice_number = h.invoice_number
+                           and v.revision > h.revision)' end)
+    using p_batch_id, v_batch.source, v_now;
     perform pg_catalog.set_config('enable_seqscan', v_seqscan, true);
 
     -- New versions: the highest new revision of a key wins unless a higher
