@@ -14,6 +14,7 @@
 # the benchmark's cached one (scripts/bench.sh makes it).  A measurement,
 # not a test.
 set -euo pipefail
+export PGOPTIONS="${PGOPTIONS:-} -c client_min_messages=warning"
 reps=${1:-3}
 here=$(cd "$(dirname "$0")" && pwd)
 loader=${INVOICE_LOADER:-$here/../../build/loader/invoice-loader}
