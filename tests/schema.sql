@@ -469,13 +469,25 @@ CREATE FUNCTION ingest.printable(p_text text) RETURNS text
 ALTER FUNCTION ingest.printable(p_text text) OWNER TO invoice_owner;
 
 --
+-- Name: publication_turn(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.publication_turn(p_batch_id bigint, OUT waiting_for date, OUT advances boolean) RETURNS record
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.publication_turn(p_batch_id bigint, OUT waiting_for date, OUT advances boolean) OWNER TO invoice_owner;
+
+--
 -- Name: publish_batch(bigint, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
 CREATE FUNCTION ingest.publish_batch(p_batch_id bigint, p_attempt_id bigint) RETURNS TABLE(outcome text, state text, counts jsonb)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
-    SET work_mem TO '256MB'
     AS <body in sql/>
 ;
 
@@ -819,6 +831,20 @@ CREATE FUNCTION ingest.validate_batch(p_batch_id bigint, p_attempt_id bigint) RE
 
 
 ALTER FUNCTION ingest.validate_batch(p_batch_id bigint, p_attempt_id bigint) OWNER TO invoice_owner;
+
+--
+-- Name: write_batch(bigint, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.write_batch(p_batch_id bigint, p_attempt_id bigint) RETURNS TABLE(outcome text, state text, counts jsonb)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    SET work_mem TO '256MB'
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.write_batch(p_batch_id bigint, p_attempt_id bigint) OWNER TO invoice_owner;
 
 --
 -- Name: write_notification(bigint, text, jsonb, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -1331,6 +1357,22 @@ ALTER TABLE ingest.outbox ALTER COLUMN notification_id ADD GENERATED ALWAYS AS I
 
 
 --
+-- Name: pending_publication; Type: TABLE; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TABLE ingest.pending_publication (
+    source text NOT NULL,
+    batch_id bigint NOT NULL,
+    attempt_id bigint,
+    published_at timestamp with time zone NOT NULL,
+    written_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    counts jsonb NOT NULL
+);
+
+
+ALTER TABLE ingest.pending_publication OWNER TO invoice_owner;
+
+--
 -- Name: rejection_row; Type: TABLE; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1510,7 +1552,9 @@ CREATE VIEW reporting.invoice AS
     v.batch_id,
     v.published_at
    FROM core.invoice_version v
-  WHERE (v.is_current AND (v.status = 'ISSUED'::text));
+  WHERE ((v.status = 'ISSUED'::text) AND (v.batch_id <> ALL (ARRAY( SELECT p.batch_id
+           FROM ingest.pending_publication p))) AND (v.is_current OR (v.superseded_by_batch_id = ANY (ARRAY( SELECT p.batch_id
+           FROM ingest.pending_publication p)))));
 
 
 ALTER TABLE reporting.invoice OWNER TO invoice_owner;
@@ -1533,12 +1577,23 @@ CREATE VIEW reporting.invoice_version AS
     v.tax_amount,
     v.gross_amount,
     v.description,
-    v.is_current,
+    (v.is_current OR COALESCE((v.superseded_by_batch_id = ANY (ARRAY( SELECT p.batch_id
+           FROM ingest.pending_publication p))), false)) AS is_current,
     v.batch_id,
     v.published_at,
-    v.superseded_by_batch_id,
-    v.superseded_at
-   FROM core.invoice_version v;
+        CASE
+            WHEN (v.superseded_by_batch_id = ANY (ARRAY( SELECT p.batch_id
+               FROM ingest.pending_publication p))) THEN NULL::bigint
+            ELSE v.superseded_by_batch_id
+        END AS superseded_by_batch_id,
+        CASE
+            WHEN (v.superseded_by_batch_id = ANY (ARRAY( SELECT p.batch_id
+               FROM ingest.pending_publication p))) THEN NULL::timestamp with time zone
+            ELSE v.superseded_at
+        END AS superseded_at
+   FROM core.invoice_version v
+  WHERE (v.batch_id <> ALL (ARRAY( SELECT p.batch_id
+           FROM ingest.pending_publication p)));
 
 
 ALTER TABLE reporting.invoice_version OWNER TO invoice_owner;
@@ -1765,6 +1820,22 @@ ALTER TABLE ONLY ingest.outbox
 
 ALTER TABLE ONLY ingest.outbox
     ADD CONSTRAINT outbox_pkey PRIMARY KEY (notification_id);
+
+
+--
+-- Name: pending_publication pending_publication_batch_id_key; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.pending_publication
+    ADD CONSTRAINT pending_publication_batch_id_key UNIQUE (batch_id);
+
+
+--
+-- Name: pending_publication pending_publication_pkey; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.pending_publication
+    ADD CONSTRAINT pending_publication_pkey PRIMARY KEY (source);
 
 
 --
@@ -2170,6 +2241,30 @@ ALTER TABLE ONLY ingest.outbox
 
 
 --
+-- Name: pending_publication pending_publication_attempt_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.pending_publication
+    ADD CONSTRAINT pending_publication_attempt_id_fkey FOREIGN KEY (attempt_id) REFERENCES ingest.attempt(attempt_id);
+
+
+--
+-- Name: pending_publication pending_publication_batch_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.pending_publication
+    ADD CONSTRAINT pending_publication_batch_id_fkey FOREIGN KEY (batch_id) REFERENCES ingest.batch(batch_id);
+
+
+--
+-- Name: pending_publication pending_publication_source_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.pending_publication
+    ADD CONSTRAINT pending_publication_source_fkey FOREIGN KEY (source) REFERENCES ingest.source(source);
+
+
+--
 -- Name: rejection_row rejection_row_batch_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
 --
 
@@ -2494,6 +2589,13 @@ REVOKE ALL ON FUNCTION ingest.printable(p_text text) FROM PUBLIC;
 
 
 --
+-- Name: FUNCTION publication_turn(p_batch_id bigint, OUT waiting_for date, OUT advances boolean); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.publication_turn(p_batch_id bigint, OUT waiting_for date, OUT advances boolean) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION publish_batch(p_batch_id bigint, p_attempt_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -2704,6 +2806,14 @@ REVOKE ALL ON FUNCTION ingest.try_runner_xact_lock(p_source text, p_business_dat
 
 REVOKE ALL ON FUNCTION ingest.validate_batch(p_batch_id bigint, p_attempt_id bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION ingest.validate_batch(p_batch_id bigint, p_attempt_id bigint) TO invoice_loader;
+
+
+--
+-- Name: FUNCTION write_batch(p_batch_id bigint, p_attempt_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.write_batch(p_batch_id bigint, p_attempt_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.write_batch(p_batch_id bigint, p_attempt_id bigint) TO invoice_loader;
 
 
 --

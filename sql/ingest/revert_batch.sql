@@ -25,7 +25,9 @@
 -- serialize), the batch row, the watermark row.
 -- Errors: IV401 session_user is not an operator; IV307 empty reason; IV208
 -- no such batch; IV305 the batch is not published; IV306 a later
--- publication of the source must be reverted first (the message names it).
+-- publication of the source must be reverted first (the message names it);
+-- IV219 a batch of the source is written and not yet published (it
+-- publishes first).
 create or replace function ingest.revert_batch(p_batch_id bigint, p_reason text)
 returns table (action_id bigint, batch_id bigint, reverted_versions integer,
                restored_versions integer, watermark date,
@@ -75,6 +77,19 @@ begin
       using errcode = 'IV306',
             detail  = 'Publications of a source are reverted in the reverse order of publication.',
             hint    = format('invoice-loader revert --batch %s --reason ...', v_later);
+  end if;
+  -- A batch of the source written and not yet published (ingest.write_batch)
+  -- superseded versions on the strength of what is current now: undoing a
+  -- publication under it would break both; it publishes first.
+  select p.batch_id into v_later from ingest.pending_publication as p
+   where p.source = v_batch.source;
+  if found then
+    raise exception 'batch % of source % is written and not yet published: batch % cannot be reverted before it is',
+                    v_later, v_batch.source, p_batch_id
+      using errcode = 'IV219',
+            detail  = 'Its publication is a short transaction that a load of its file or the sweep runs (ingest.pending_publication).',
+            hint    = format('Publish batch %s (invoice-loader load of its file, or ingest.sweep), then revert the latest publication of %s first.',
+                             v_later, v_batch.source);
   end if;
 
   -- After the lock: later than the commit of every publication it undoes.
@@ -171,6 +186,6 @@ begin
 end;
 $$;
 comment on function ingest.revert_batch(bigint, text) is
-  E'Operator: undo the latest publication of a source in one transaction (versions, watermark, outbox, state).\nErrors: IV401 not an operator; IV307 empty reason; IV208 no such batch; IV305 not published; IV306 a later publication must be reverted first.';
+  E'Operator: undo the latest publication of a source in one transaction (versions, watermark, outbox, state).\nErrors: IV401 not an operator; IV307 empty reason; IV208 no such batch; IV305 not published; IV306 a later publication must be reverted first; IV219 a batch of the source is written and not yet published.';
 revoke all on function ingest.revert_batch(bigint, text) from public;
 grant execute on function ingest.revert_batch(bigint, text) to invoice_operator;

@@ -4,7 +4,10 @@
 -- nothing published yet, its start date (without a start date: the
 -- source's earliest validated date, as the loader would publish it).  Such
 -- a batch waited (the loader exited 75) or its loader died after
--- validation.  It is published through ingest.publish_batch, the function
+-- validation, or its loader died between writing its versions and
+-- publishing them (ingest.write_batch): such a written batch comes first,
+-- since it always may publish and the other batches of its source wait for
+-- it.  It is published through ingest.publish_batch, the function
 -- the loader calls, under an attempt of its own: run id p_run_id (one per
 -- sweep), host 'ingest.sweep', pid the backend's; opened and closed in
 -- this transaction, so a crash leaves no open attempt behind.  An error of
@@ -34,6 +37,7 @@ declare
   v_b        record;
   v_attempt  bigint;
   v_outcome  text;
+  v_counts   jsonb;
   v_class    text;
   v_sqlstate text;
   v_message  text;
@@ -43,6 +47,7 @@ begin
     from ingest.batch as b
     join ingest.source as s on s.source = b.source
     left join ingest.source_watermark as w on w.source = b.source
+    left join ingest.pending_publication as pp on pp.batch_id = b.batch_id
     where b.state = 'validated'
       and b.batch_id <> all (coalesce(p_skip, '{}'))
       and case when w.source is not null then b.business_date <= w.business_date + 1
@@ -50,7 +55,8 @@ begin
                else b.business_date = (select min(x.business_date) from ingest.batch as x
                                        where x.source = b.source and x.state = 'validated')
           end
-    order by b.source, b.business_date, b.batch_id
+    -- a written batch first: every other batch of its source waits for it
+    order by pp.batch_id is null, b.source, b.business_date, b.batch_id
   loop
     if not ingest.try_runner_xact_lock(v_b.source, v_b.business_date) then
       batch_id := v_b.batch_id; outcome := 'busy'; attempt_id := null;
@@ -83,7 +89,8 @@ begin
 
     v_class := null; v_sqlstate := null; v_message := null;
     begin
-      select p.outcome into v_outcome from ingest.publish_batch(v_b.batch_id, v_attempt) as p;
+      select p.outcome, p.counts into v_outcome, v_counts
+      from ingest.publish_batch(v_b.batch_id, v_attempt) as p;
     exception when others then
       -- Recorded, not raised: one batch's error must not stop the sweep of
       -- the others; the attempt says what happened, status shows it.
@@ -96,6 +103,9 @@ begin
       v_class := 'restage';
       v_message := 'the staged records were lost in a server crash; the batch is received '
                    || 'again and the next load of its file stages it';
+    elsif v_outcome = 'waiting' and v_counts ? 'waiting_for_batch' then
+      v_message := 'batch ' || (v_counts ->> 'waiting_for_batch')
+                   || ' of the source is written and not yet published';
     elsif v_outcome = 'waiting' then
       v_message := 'an earlier business date is not published yet';
     end if;

@@ -1,26 +1,42 @@
--- ingest.publish_batch: publish a validated batch in ONE transaction: merge
--- its accepted records into core.invoice_version (business key (source,
--- invoice_number); a higher revision wins, a lower one goes to history, an
--- identical resend is unchanged, VOID at the winning revision hides the
--- invoice), reconcile what the merge did against the file, advance the
--- watermark, write the batch_published notification, set the state.
--- Consumers see all of it at commit or nothing (MVCC); no DDL, no view swap.
--- Order: a business date publishes only when every earlier date of the
--- source is published (watermark + 1, or the start date); otherwise the batch
--- stays validated and the outcome is 'waiting'.
+-- ingest.write_batch: the write and the audit of a validated batch's
+-- publication, in a transaction of its own before the publishing one
+-- (issue 15 item 4, "write, audit, publish"): merge its accepted records
+-- into core.invoice_version (business key (source, invoice_number); a
+-- higher revision wins, a lower one goes to history, an identical resend is
+-- unchanged, VOID at the winning revision hides the invoice), superseding
+-- what they replace, reconcile what the merge did against the file, and
+-- list the batch in ingest.pending_publication.  Until
+-- ingest.publish_batch deletes that row, reporting.* and
+-- reporting.invoice_as_of skip the batch's versions and show what it
+-- superseded as current (migration 0024): consumers see nothing of it, and
+-- its publication is a short transaction.  publish_batch calls this itself
+-- for a batch not written yet, so publication in one transaction (the
+-- sweeper, an operator in psql) works as before.
+-- Order: a business date is written only when it may publish (every
+-- earlier date of the source published: watermark + 1, or the start date),
+-- and only when no other batch of the source is written and unpublished
+-- (one row per source): otherwise the outcome is 'waiting', with
+-- waiting_for (a date) or waiting_for_batch (the written batch), and
+-- nothing is written.  While a batch is written, nothing else changes the
+-- source's versions (ingest.revert_batch refuses, IV219), so its
+-- publication cannot be refused.
 -- Staged rows lost in a server crash (unlogged staging), or typed rows
 -- that do not match the accepted count: the batch goes back to received,
 -- outcome 'restage', and the load stages the file again.
--- Idempotent: a published batch returns 'already_published' and writes
--- nothing.  A revision conflict that appeared since validation rejects the
--- records carrying it (revision.conflict) and the source's policy decides
--- again: all-or-nothing, or a partial share exceeded, quarantines.  A failed
+-- Idempotent: a written batch returns 'written' with its counts, a
+-- published one 'already_published', and neither writes anything.  A
+-- revision conflict that appeared since validation rejects the records
+-- carrying it (revision.conflict) and the source's policy decides again:
+-- all-or-nothing, or a partial share exceeded, quarantines.  A failed
 -- second reconciliation rolls the merge back and quarantines the batch
--- (outcome 'quarantined', rule reconcile.merge).
+-- (outcome 'quarantined', rule reconcile.merge).  The batch's typed rows
+-- are cleared once it is written.
 -- Locks: advisory xact lock per source (publications of a source are
--- serial); the batch row; the watermark row (for update).
+-- serial); the batch row; the watermark row (for update, ingest.publication_turn).
+-- Internal (publish_batch and the loader's publication step): EXECUTE for
+-- invoice_loader.
 -- Errors: IV201 batch not validated; IV208 no such batch.
-create or replace function ingest.publish_batch(p_batch_id bigint, p_attempt_id bigint)
+create or replace function ingest.write_batch(p_batch_id bigint, p_attempt_id bigint)
 returns table (outcome text, state text, counts jsonb)
 language plpgsql
 security definer
@@ -32,11 +48,11 @@ as $$
 declare
   v_batch       ingest.batch;
   v_source      ingest.source;
-  v_mark        ingest.source_watermark;
+  v_pending     ingest.pending_publication;
+  v_turn        record;
   v_now         timestamptz := now();
   v_valid       integer;
   v_counts      jsonb;
-  v_new_mark    boolean;
   v_rejected_gross numeric;
   v_problem     jsonb;
   v_message     text;
@@ -66,22 +82,25 @@ begin
   end if;
   select * into v_source from ingest.source as s where s.source = v_batch.source;
 
-  -- Order: every earlier date must be published first.
-  select * into v_mark from ingest.source_watermark as w
-   where w.source = v_batch.source for update;
-  if v_mark.source is null then
-    if v_source.start_date is not null and v_batch.business_date > v_source.start_date then
+  -- Written already, or another batch of the source is: at most one at a
+  -- time, and this one waits for the other's publication.
+  select * into v_pending from ingest.pending_publication as p where p.source = v_batch.source;
+  if found then
+    if v_pending.batch_id = p_batch_id then
+      return query select 'written'::text, v_batch.state, v_pending.counts;
+    else
       return query select 'waiting'::text, v_batch.state,
-        jsonb_build_object('waiting_for', v_source.start_date);
-      return;
+        jsonb_build_object('waiting_for_batch', v_pending.batch_id);
     end if;
-    v_new_mark := true;
-  elsif v_batch.business_date > v_mark.business_date + 1 then
-    return query select 'waiting'::text, v_batch.state,
-      jsonb_build_object('waiting_for', v_mark.business_date + 1);
     return;
-  else
-    v_new_mark := v_batch.business_date = v_mark.business_date + 1;
+  end if;
+
+  -- Order: every earlier date must be published first.
+  select * into v_turn from ingest.publication_turn(p_batch_id);
+  if v_turn.waiting_for is not null then
+    return query select 'waiting'::text, v_batch.state,
+      jsonb_build_object('waiting_for', v_turn.waiting_for);
+    return;
   end if;
 
   -- The staging tables are unlogged: after a server crash the rows this
@@ -302,29 +321,15 @@ begin
     return;
   end;
 
-  if v_new_mark then
-    insert into ingest.source_watermark as w (source, business_date, batch_id, advanced_at)
-    values (v_batch.source, v_batch.business_date, p_batch_id, v_now)
-    on conflict (source) do update
-       set business_date = excluded.business_date, batch_id = excluded.batch_id,
-           advanced_at = excluded.advanced_at
-     where w.business_date < excluded.business_date;
-  end if;
-
-  perform ingest.write_notification(p_batch_id, 'batch_published',
-    jsonb_build_object('batch_id', p_batch_id, 'source', v_batch.source,
-                       'business_date', v_batch.business_date, 'sha256', v_batch.sha256,
-                       'counts', v_counts, 'published_at', v_now));
-
-  update ingest.batch as b set merge_counts = v_counts, published_at = v_now
-   where b.batch_id = p_batch_id;
-  perform ingest.transition(p_batch_id, 'validated', 'published', p_attempt_id, v_counts);
+  -- Listed: consumers skip the versions until the publication.
+  insert into ingest.pending_publication (source, batch_id, attempt_id, published_at, counts)
+  values (v_batch.source, p_batch_id, p_attempt_id, v_now, v_counts);
   perform ingest.clear_typed_staging(p_batch_id);
 
-  return query select 'published'::text, 'published'::text, v_counts;
+  return query select 'written'::text, v_batch.state, v_counts;
 end;
 $$;
-comment on function ingest.publish_batch(bigint, bigint) is
-  E'Publish a validated batch in one transaction (merge, reconcile, watermark, outbox, state).\nErrors: IV201 not validated; IV208 no such batch.';
-revoke all on function ingest.publish_batch(bigint, bigint) from public;
-grant execute on function ingest.publish_batch(bigint, bigint) to invoice_loader;
+comment on function ingest.write_batch(bigint, bigint) is
+  E'Write and reconcile a validated batch''s versions, unseen by consumers until ingest.publish_batch.\nErrors: IV201 not validated; IV208 no such batch.';
+revoke all on function ingest.write_batch(bigint, bigint) from public;
+grant execute on function ingest.write_batch(bigint, bigint) to invoice_loader;

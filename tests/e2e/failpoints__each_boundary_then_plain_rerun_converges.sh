@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib.sh"
 
 # failpoint:state the batch must be left in by the killed run
 cases="after_received:received mid_copy:received after_staged:staged
-after_validated:validated before_publish_commit:validated
+after_validated:validated after_write_commit:validated before_publish_commit:validated
 after_publish_commit:published"
 
 for c in $cases; do
@@ -32,6 +32,13 @@ for c in $cases; do
     expect_eq "$point: no notification" 0 \
       "$(q "select count(*) from ingest.notification as n join ingest.batch as b using (batch_id) where b.source = '$src'")"
   fi
+  if [[ $point == after_write_commit ]]; then
+    # written and reconciled, unseen: the rerun only publishes it
+    expect_eq "after_write_commit: versions written" 20 \
+      "$(q "select count(*) from core.invoice_version as v join ingest.batch as b using (batch_id) where b.source = '$src'")"
+    expect_eq "after_write_commit: listed as written" 1 \
+      "$(q "select count(*) from ingest.pending_publication where source = '$src'")"
+  fi
   if [[ $point == mid_copy ]]; then
     expect_eq "mid_copy: no staged rows survive" 0 \
       "$(q "select count(*) from staging.invoice_valid as v join ingest.batch as b using (batch_id) where b.source = '$src'")"
@@ -42,10 +49,12 @@ for c in $cases; do
   expect_eq "$point: published after the rerun" "20|4200.00" \
     "$(q "select count(*) || '|' || sum(gross_amount) from reporting.invoice where source = '$src'")"
   expect_eq "$point: versions" 20 "$(q "select count(*) from reporting.invoice_version where source = '$src'")"
+  expect_eq "$point: nothing left listed as written" 0 \
+    "$(q "select count(*) from ingest.pending_publication where source = '$src'")"
   expect_eq "$point: watermark" 2026-11-28 "$(watermark_of "$src")"
   expect_eq "$point: attempts" "1:abandoned 2:$([[ $left == published ]] && echo already_published || echo published)" \
     "$(q "select string_agg(a.attempt_no || ':' || a.outcome, ' ' order by a.attempt_no)
           from ingest.attempt_overview as a join ingest.batch as b using (batch_id) where b.source = '$src'")"
 done
-expect_eq "publish notifications" 6 "$(notifications batch_published)"
+expect_eq "publish notifications" 7 "$(notifications batch_published)"
 check_invariants

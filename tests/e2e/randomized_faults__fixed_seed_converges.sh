@@ -34,7 +34,7 @@ RANDOM=$seed
 iterations=${FAULT_ITERATIONS:-12}
 outage_max=${FAULT_OUTAGE_MAX:-3}
 points=(after_received mid_copy after_staged after_validated
-        before_publish_commit after_publish_commit)
+        after_write_commit before_publish_commit after_publish_commit)
 kinds=(none failpoint failpoint kill term terminate outage outage)
 dsn="dbname=$E2E_DB user=invoice_loader"
 # An outage must cost time, never the outcome: the budget is far longer

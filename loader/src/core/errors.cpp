@@ -54,7 +54,8 @@ ErrorKind classify_sqlstate(std::string_view s) noexcept
   // Our own codes first (sql/ERRCODES.md, whose every row a unit test
   // checks against this): IV1xx bad input, IV2xx batch state, IV3xx
   // configuration, IV4xx permission.
-  if (s == "IV203" or s == "IV209" or s == "IV216" or s == "IV218")
+  if (s == "IV203" or s == "IV209" or s == "IV216" or s == "IV218" or
+      s == "IV219")
     return ErrorKind::transient;
   if (s == "IV208" or s == "IV215" or s == "IV217") return ErrorKind::config;
   if (starts_with(s, "IV1")) return ErrorKind::data;

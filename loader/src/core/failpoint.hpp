@@ -9,7 +9,9 @@ namespace loader
 /// sent, no log flushed beyond one line to stderr.  Names: after_received,
 /// before_register_commit (begin_attempt done, e.g. a replay's
 /// authorization consumed, not committed), mid_copy, after_staged,
-/// after_validated, before_publish_commit, after_publish_commit,
+/// after_validated, after_write_commit (the versions written, unseen, the
+/// publishing transaction not begun), before_publish_commit,
+/// after_publish_commit,
 /// before_revert_commit, after_notify_send (notify: the sink accepted, the
 /// row not yet marked) (see docs/FAILURES.md).
 void failpoint(std::string_view name) noexcept;

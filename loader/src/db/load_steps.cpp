@@ -304,6 +304,16 @@ std::map<std::string, std::string> flat_counts(std::string const &json)
     out[key] = value.is_string() ? value.get<std::string>() : value.dump();
   return out;
 }
+/// (outcome, state, counts) of ingest.write_batch or ingest.publish_batch.
+Published published_of(pqxx::row const &r)
+{
+  Published out;
+  out.outcome = parse_publish_outcome(r[0].as<std::string>());
+  out.state = parse_batch_state(r[1].as<std::string>());
+  out.counts_json = r[2].as<std::string>();
+  out.counts = flat_counts(out.counts_json);
+  return out;
+}
 } // namespace
 
 Published LoadSteps::publish(std::int64_t batch_id, std::int64_t attempt_id)
@@ -311,6 +321,22 @@ Published LoadSteps::publish(std::int64_t batch_id, std::int64_t attempt_id)
   try
   {
     analyze_staging("publication");
+    // Write, audit, publish: the versions are written and reconciled in a
+    // transaction of their own, unseen by consumers (ingest.write_batch),
+    // so that the publishing transaction below is short.  Its outcome is
+    // the publication's unless it is 'written'.
+    {
+      pqxx::work tx{m_db.cx()};
+      CancelOnSignal const cancel{tx};
+      pqxx::row const w{tx.exec_params1(
+        "select outcome, state, coalesce(counts::text, '{}') "
+        "from ingest.write_batch($1, $2)",
+        batch_id, attempt_id)};
+      m_xid = xid_of(tx);
+      tx.commit();
+      if (w[0].as<std::string>() != "written") return published_of(w);
+    }
+    failpoint("after_write_commit");
     pqxx::work tx{m_db.cx()};
     CancelOnSignal const cancel{tx};
     pqxx::row const r{tx.exec_params1(
@@ -322,12 +348,7 @@ Published LoadSteps::publish(std::int64_t batch_id, std::int64_t attempt_id)
     if (failpoint_armed("after_publish_commit"))
       send_commit_and_die(tx);
     tx.commit();
-    Published out;
-    out.outcome = parse_publish_outcome(r[0].as<std::string>());
-    out.state = parse_batch_state(r[1].as<std::string>());
-    out.counts_json = r[2].as<std::string>();
-    out.counts = flat_counts(out.counts_json);
-    return out;
+    return published_of(r);
   }
   catch (...)
   {

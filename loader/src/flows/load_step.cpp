@@ -145,16 +145,24 @@ std::optional<Result> advance(db::LoadSteps &steps, LoadRequest const &rq,
     switch (r.outcome)
     {
     case db::PublishOutcome::waiting:
+    {
+      // For an earlier business date, or for another batch of the source
+      // that is written and not yet published (ingest.write_batch).
+      auto const other = r.counts.find("waiting_for_batch");
+      std::string const what{
+        other == r.counts.end()
+          ? "an earlier business date"
+          : "batch " + other->second + " (written, not yet published)"};
       steps.finish_attempt(at.attempt_id, "waiting", "transient", "",
-                           "waiting for an earlier business date: " +
-                             r.counts_json);
-      log.warn("batch validated; waiting for an earlier business date",
+                           "waiting for " + what + ": " + r.counts_json);
+      log.warn("batch validated; waiting for " + what,
                {{"batch", at.batch_id},
                 {"detail", LogValue::json(r.counts_json)}});
       return Result{Outcome::waiting,
-                    "batch " + batch + " is validated and waits for an "
-                    "earlier business date of " + rq.source +
-                    " to publish: " + merge_sentence(r) + "\n"};
+                    "batch " + batch + " is validated and waits for " + what +
+                      " of " + rq.source + " to publish: " +
+                      merge_sentence(r) + "\n"};
+    }
     case db::PublishOutcome::restage:
       at.state = r.state;
       log.warn("staged records lost in a server crash; staging the file "

@@ -294,6 +294,23 @@ begin
 end;
 $$;
 
+-- ingest.write_batch as the loader calls it, with the batch's last attempt.
+create function tests.write(p_batch_id bigint)
+returns table (outcome text, state text, counts jsonb)
+language plpgsql
+as $$
+declare
+  v_prev    text := pg_catalog.current_setting('role');
+  v_attempt bigint := tests.last_attempt(p_batch_id);
+  v_r       record;
+begin
+  perform pg_catalog.set_config('role', 'invoice_loader', true);
+  select * into v_r from ingest.write_batch(p_batch_id, v_attempt) as w;
+  perform pg_catalog.set_config('role', v_prev, true);
+  return query select v_r.outcome, v_r.state, v_r.counts;
+end;
+$$;
+
 -- A whole `load`: stage, validate, publish (when validated), close the
 -- attempt with the outcome.  Returns the batch, its final state and the
 -- publish outcome (NULL when publication was not reached).
