@@ -29,6 +29,7 @@ comment on column ingest.pending_publication.published_at is
   'The time its versions carry (published_at, superseded_at): the clock when the write took the source''s publication lock; the batch''s published_at once published.';
 comment on column ingest.pending_publication.counts is
   'The merge counts the write reconciled; the publication records them (ingest.batch.merge_counts, the outbox row).';
+grant select on ingest.pending_publication to invoice_loader, invoice_operator;
 
 -- What consumers read: the versions of no listed batch, and what a listed
 -- batch superseded as current.  The pending batches are read once per query

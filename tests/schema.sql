@@ -2908,6 +2908,14 @@ GRANT SELECT ON TABLE ingest.operator_action TO invoice_operator;
 
 
 --
+-- Name: TABLE pending_publication; Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+GRANT SELECT ON TABLE ingest.pending_publication TO invoice_loader;
+GRANT SELECT ON TABLE ingest.pending_publication TO invoice_operator;
+
+
+--
 -- Name: TABLE rejection; Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 

@@ -16,7 +16,8 @@ pairs=()
 trap 'for p in "${pairs[@]}"; do own_cluster_stop "$p"; done; rm -rf "$WORK"' EXIT
 
 records=60000
-for step in copy:"copy staging" validate:"validate_batch" publish:"publish_batch"; do
+# (publication: during the write of the versions, its long transaction)
+for step in copy:"copy staging" validate:"validate_batch" publish:"write_batch"; do
   name=${step%%:*} pattern=${step#*:}
   a=primary-$name b=standby-$name
   own_cluster "$a" "wal_level = replica"

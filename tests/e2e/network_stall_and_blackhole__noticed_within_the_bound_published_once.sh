@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # No run hangs on a peer that stops answering (issue 14 item 3).  Through
 # tests/tools/fault_proxy, the network between the loader and the server
-# goes silent while the loader waits for the reply to publish_batch:
+# goes silent while the loader waits for the reply to write_batch (the
+# publication step's first transaction, which writes the versions):
 #   stall      nothing is read or written, new connections hang too;
 #   blackhole  everything is swallowed, new connections get no answer.
 # TCP keepalives cannot see this (the proxy's kernel answers them), so the
@@ -34,7 +35,8 @@ for mode in stall blackhole; do
   expect_rc 0
 
   # Hold the watermark row, so that the publication of day 2 waits inside
-  # publish_batch for as long as this transaction lasts.
+  # write_batch (the write of its versions, the publication step's first
+  # transaction) for as long as this transaction lasts.
   mkfifo "$WORK/hold-$mode"
   psql -X -q -d "$E2E_DB" <"$WORK/hold-$mode" >/dev/null &
   lock_holder=$!
@@ -47,10 +49,10 @@ for mode in stall blackhole; do
   waiting() {
     [[ $(q "select count(*) from pg_stat_activity
             where application_name = 'invoice-loader' and wait_event_type = 'Lock'
-              and query ilike '%publish_batch%'") -gt 0 ]]
+              and query ilike '%write_batch%'") -gt 0 ]]
   }
-  wait_for 60 "$mode: the loader waiting inside publish_batch" waiting
-  # The network goes silent, then publish_batch can finish: its reply is
+  wait_for 60 "$mode: the loader waiting inside write_batch" waiting
+  # The network goes silent, then write_batch can finish: its reply is
   # what never arrives.
   set_proxy_mode "$mode"
   sleep 0.3  # the proxy re-reads its control file at least every 50 ms

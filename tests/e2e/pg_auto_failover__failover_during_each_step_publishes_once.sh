@@ -79,7 +79,8 @@ failover() {
 "$INVOICE_LOADER" -q --dsn "$(dsn postgres)" migrate >/dev/null
 
 records=60000
-for step in copy:"copy staging" validate:"validate_batch" publish:"publish_batch"; do
+# (publication: during the write of the versions, its long transaction)
+for step in copy:"copy staging" validate:"validate_batch" publish:"write_batch"; do
   name=${step%%:*} pattern=${step#*:}
   src=paf-$name
   "$INVOICE_LOADER" -q --dsn "$(dsn invoice_operator)" source add "$src" --start-date 2026-11-28 >/dev/null

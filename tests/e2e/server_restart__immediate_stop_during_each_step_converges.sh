@@ -11,7 +11,8 @@ restart_server() { $TMP_PG_CTL -m immediate -w restart >/dev/null; }
 trap '$TMP_PG_CTL -w start >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
 
 records=60000
-for step in copy:"copy staging" validate:"validate_batch" publish:"publish_batch"; do
+# (publication: during the write of the versions, its long transaction)
+for step in copy:"copy staging" validate:"validate_batch" publish:"write_batch"; do
   name=${step%%:*} pattern=${step#*:}
   src=restart-$name
   register_source "$src" --start-date 2026-11-28

@@ -17,7 +17,9 @@ std::string description()
          "the watermark returns to the\nprevious published date (or none), "
          "the batch becomes reverted and one\nbatch_reverted notification "
          "is written. Only the latest published batch\nof its source: an "
-         "earlier one exits 78 naming the batch to revert first.\nThe same "
+         "earlier one exits 78 naming the batch to revert first. While\n"
+         "another batch of the source is written and not yet published,\n"
+         "revert exits 75: that batch publishes first.\nThe same "
          "bytes publish again only after a replay; a corrected file (new\n"
          "bytes) for that date loads normally. See docs/RUNBOOK.md.\n";
 }
