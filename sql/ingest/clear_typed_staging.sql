@@ -17,6 +17,11 @@
 -- either table, or another batch's rows) and the rows are deleted, as
 -- before.  Rows of batches no state accounts for (an attempt abandoned
 -- mid-COPY never commits any) cannot exist.
+-- A batch of fewer than 10,000 staged records is always deleted: the
+-- TRUNCATE of the two unlogged tables creates and syncs new files and init
+-- forks for them and their indexes (3-5 ms, and its commit waits for
+-- them, on the benchmark's machine), where a DELETE of a few thousand rows
+-- takes a millisecond or two and writes no WAL (docs/PERFORMANCE.md).
 -- Idempotent.  Internal (called by the steps, which hold the batch row
 -- lock): no EXECUTE grants.
 -- Errors: none.
@@ -26,8 +31,9 @@ language plpgsql
 set search_path = ''
 as $$
 begin
-  if not exists (select from ingest.batch as b
-                 where b.state in ('staged', 'validated') and b.batch_id <> p_batch_id) then
+  if (select coalesce(b.staged_count, 0) from ingest.batch as b where b.batch_id = p_batch_id) >= 10000
+     and not exists (select from ingest.batch as b
+                     where b.state in ('staged', 'validated') and b.batch_id <> p_batch_id) then
     begin
       lock table staging.invoice_valid, staging.key_version in access exclusive mode nowait;
       -- under the lock no batch can reach staged or validated (that needs
@@ -46,5 +52,5 @@ begin
 end;
 $$;
 comment on function ingest.clear_typed_staging(bigint) is
-  E'Delete a batch''s typed rows and key history from staging (truncate them when no other batch can have any).\nErrors: none.';
+  E'Delete a batch''s typed rows and key history from staging (truncate them when the batch has 10,000 records or more and no other batch can have any).\nErrors: none.';
 revoke all on function ingest.clear_typed_staging(bigint) from public;

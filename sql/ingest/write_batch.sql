@@ -321,10 +321,11 @@ begin
     return;
   end;
 
-  -- Listed: consumers skip the versions until the publication.
+  perform ingest.clear_typed_staging(p_batch_id);
+  -- Listed: consumers skip the versions until the publication.  Last, so
+  -- that written_at (its default, the clock) is the end of the write.
   insert into ingest.pending_publication (source, batch_id, attempt_id, published_at, counts)
   values (v_batch.source, p_batch_id, p_attempt_id, v_now, v_counts);
-  perform ingest.clear_typed_staging(p_batch_id);
 
   return query select 'written'::text, v_batch.state, v_counts;
 end;
