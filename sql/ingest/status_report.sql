@@ -8,8 +8,9 @@
 --   watermarks  of the sources shown;
 --   next_actions one line per blocked source: the command that unblocks it
 --               (replay of a quarantined batch, the load of the date a
---               validated batch waits for, a corrected file for a reverted
---               one);
+--               validated batch waits for, or of the batch itself when it
+--               may publish or is written and not yet published, a
+--               corrected file for a reverted one);
 --   sources     per source: the watermark date and its age, batches by
 --               state, the last finished load's duration and records, and
 --               pending and in-doubt notifications (the Prometheus metrics);
@@ -82,11 +83,19 @@ as $$
                    when 'quarantined' then format(
                      'batch %s (%s) is quarantined: fix its cause (status --batch %s), then an operator runs: invoice-loader replay --batch %s --reason TEXT, and the load runs again',
                      k.batch_id, k.business_date, k.batch_id, k.batch_id)
-                   when 'validated' then format(
+                   when 'validated' then case
+                     when exists (select from ingest.pending_publication as p
+                                  where p.batch_id = k.batch_id) then format(
+                       'batch %s (%s) is written and not yet published (its run stopped between the two): run its load again (invoice-loader load --source %s --business-date %s ...), or the sweep publishes it',
+                       k.batch_id, k.business_date, k.source, k.business_date)
+                     when k.business_date = k.watermark + 1 then format(
+                       'batch %s (%s) is validated and may publish: run its load again (invoice-loader load --source %s --business-date %s ...), or the sweep publishes it',
+                       k.batch_id, k.business_date, k.source, k.business_date)
+                     else format(
                      'batch %s (%s) waits for %s: load that date (invoice-loader load --source %s --business-date %s ...), or run: invoice-loader catch-up --source %s',
                      k.batch_id, k.business_date,
                      coalesce((k.watermark + 1)::text, 'the start date'),
-                     k.source, coalesce((k.watermark + 1)::text, 'D'), k.source)
+                     k.source, coalesce((k.watermark + 1)::text, 'D'), k.source) end
                    else format(
                      'batch %s (%s) was reverted: load a corrected file for %s, or an operator runs: invoice-loader replay --batch %s --reason TEXT',
                      k.batch_id, k.business_date, k.business_date, k.batch_id)
