@@ -97,6 +97,8 @@ check_invariants() {
   bad=$(q "select count(*) from core.invoice_version as v
            join ingest.batch as b using (batch_id) where b.state <> 'published'")
   expect_eq "I1 versions of unpublished batches" 0 "$bad"
+  bad=$(q "select count(*) from ingest.pending_publication")
+  expect_eq "I1 batches left written and not published" 0 "$bad"
   bad=$(q "select count(*) from ingest.batch as b
            where b.state = 'published'
              and (b.merge_counts ->> 'inserted')::int + (b.merge_counts ->> 'amended')::int

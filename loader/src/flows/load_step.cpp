@@ -155,7 +155,10 @@ std::optional<Result> advance(db::LoadSteps &steps, LoadRequest const &rq,
           : "batch " + other->second + " (written, not yet published)"};
       steps.finish_attempt(at.attempt_id, "waiting", "transient", "",
                            "waiting for " + what + ": " + r.counts_json);
-      log.warn("batch validated; waiting for " + what,
+      log.warn(other == r.counts.end()
+                 ? "batch validated; waiting for an earlier business date"
+                 : "batch validated; waiting for another batch of the "
+                   "source, written and not yet published",
                {{"batch", at.batch_id},
                 {"detail", LogValue::json(r.counts_json)}});
       return Result{Outcome::waiting,
