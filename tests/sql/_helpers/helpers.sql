@@ -431,6 +431,23 @@ begin
 end;
 $$;
 
+-- Wait until backend p_pid is blocked by another session's lock, bounded:
+-- at most 200 x 50 ms.  Returns whether it is (the caller asserts it).
+create function tests.wait_until_blocked(p_pid integer)
+returns boolean
+language plpgsql
+as $$
+declare
+  v_n integer := 0;
+begin
+  while cardinality(pg_catalog.pg_blocking_pids(p_pid)) = 0 and v_n < 200 loop
+    perform pg_catalog.pg_sleep(0.05);
+    v_n := v_n + 1;
+  end loop;
+  return cardinality(pg_catalog.pg_blocking_pids(p_pid)) > 0;
+end;
+$$;
+
 -- A libpq connection string back to this database, for tests that need a
 -- second session (dblink: its own transactions, which commit).
 create function tests.conninfo()

@@ -31,19 +31,8 @@ select is((select t.outcome from dblink.dblink('a', format('select outcome from 
            as t(outcome text)), 'written', 'The first session writes its batch (not committed yet).');
 
 select dblink.dblink_send_query('b', format('select outcome, counts::text from tests.write(%s)', :second));
--- bounded wait (at most 200 x 50 ms) until the second session waits for the first
-select set_config('test.b_pid', :'b_pid', true);
-do $$
-declare
-  v_n integer := 0;
-begin
-  while cardinality(pg_blocking_pids(current_setting('test.b_pid')::integer)) = 0 and v_n < 200 loop
-    perform pg_sleep(0.05);
-    v_n := v_n + 1;
-  end loop;
-end
-$$;
-select isnt(cardinality(pg_blocking_pids(:b_pid)), 0,
+-- bounded wait until the second session waits for the first
+select ok(tests.wait_until_blocked(:b_pid),
             'The second session waits for the first one''s lock on the source.');
 
 select dblink.dblink_exec('a', 'commit');
