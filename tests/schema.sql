@@ -378,6 +378,58 @@ CREATE FUNCTION ingest.key_history(p_batch_id bigint, p_source text, p_min text,
 ALTER FUNCTION ingest.key_history(p_batch_id bigint, p_source text, p_min text, p_max text, p_distinct boolean) OWNER TO invoice_owner;
 
 --
+-- Name: batch; Type: TABLE; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TABLE ingest.batch (
+    batch_id bigint NOT NULL,
+    source text NOT NULL,
+    business_date date NOT NULL,
+    sha256 text NOT NULL,
+    size_bytes bigint NOT NULL,
+    file_records integer NOT NULL,
+    file_name text NOT NULL,
+    had_bom boolean DEFAULT false NOT NULL,
+    columns text[] NOT NULL,
+    state text DEFAULT 'received'::text NOT NULL,
+    manifest jsonb,
+    record_count integer,
+    control_total numeric,
+    staged_count integer,
+    accepted_count integer,
+    rejected_count integer,
+    distinct_keys integer,
+    merge_counts jsonb,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    published_at timestamp with time zone,
+    replays integer DEFAULT 0 NOT NULL,
+    history_stamp bigint,
+    CONSTRAINT batch_file_records_check CHECK ((file_records >= 0)),
+    CONSTRAINT batch_record_count_check CHECK ((record_count >= 0)),
+    CONSTRAINT batch_replays_check CHECK ((replays >= 0)),
+    CONSTRAINT batch_sha256_check CHECK ((sha256 ~ '^[0-9a-f]{64}$'::text)),
+    CONSTRAINT batch_size_bytes_check CHECK ((size_bytes >= 0)),
+    CONSTRAINT batch_state_check CHECK ((state = ANY (ARRAY['received'::text, 'staged'::text, 'validated'::text, 'published'::text, 'quarantined'::text, 'reverted'::text])))
+);
+
+
+ALTER TABLE ingest.batch OWNER TO invoice_owner;
+
+--
+-- Name: lock_batch_for_publication(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.lock_batch_for_publication(p_batch_id bigint) RETURNS ingest.batch
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.lock_batch_for_publication(p_batch_id bigint) OWNER TO invoice_owner;
+
+--
 -- Name: mark_notification(bigint, text, integer, text, text, text, interval); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1061,45 +1113,6 @@ CREATE VIEW ingest.attempt_overview AS
 
 
 ALTER TABLE ingest.attempt_overview OWNER TO invoice_owner;
-
---
--- Name: batch; Type: TABLE; Schema: ingest; Owner: invoice_owner
---
-
-CREATE TABLE ingest.batch (
-    batch_id bigint NOT NULL,
-    source text NOT NULL,
-    business_date date NOT NULL,
-    sha256 text NOT NULL,
-    size_bytes bigint NOT NULL,
-    file_records integer NOT NULL,
-    file_name text NOT NULL,
-    had_bom boolean DEFAULT false NOT NULL,
-    columns text[] NOT NULL,
-    state text DEFAULT 'received'::text NOT NULL,
-    manifest jsonb,
-    record_count integer,
-    control_total numeric,
-    staged_count integer,
-    accepted_count integer,
-    rejected_count integer,
-    distinct_keys integer,
-    merge_counts jsonb,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    published_at timestamp with time zone,
-    replays integer DEFAULT 0 NOT NULL,
-    history_stamp bigint,
-    CONSTRAINT batch_file_records_check CHECK ((file_records >= 0)),
-    CONSTRAINT batch_record_count_check CHECK ((record_count >= 0)),
-    CONSTRAINT batch_replays_check CHECK ((replays >= 0)),
-    CONSTRAINT batch_sha256_check CHECK ((sha256 ~ '^[0-9a-f]{64}$'::text)),
-    CONSTRAINT batch_size_bytes_check CHECK ((size_bytes >= 0)),
-    CONSTRAINT batch_state_check CHECK ((state = ANY (ARRAY['received'::text, 'staged'::text, 'validated'::text, 'published'::text, 'quarantined'::text, 'reverted'::text])))
-);
-
-
-ALTER TABLE ingest.batch OWNER TO invoice_owner;
 
 --
 -- Name: batch_batch_id_seq; Type: SEQUENCE; Schema: ingest; Owner: invoice_owner
@@ -2535,6 +2548,13 @@ REVOKE ALL ON FUNCTION ingest.is_plain_decimal(p text) FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION ingest.key_history(p_batch_id bigint, p_source text, p_min text, p_max text, p_distinct boolean) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION lock_batch_for_publication(p_batch_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.lock_batch_for_publication(p_batch_id bigint) FROM PUBLIC;
 
 
 --

@@ -28,12 +28,7 @@ declare
   v_pending ingest.pending_publication;
   v_write   record;
 begin
-  select * into v_batch from ingest.batch as b where b.batch_id = p_batch_id;
-  if not found then
-    raise exception 'batch % does not exist', p_batch_id using errcode = 'IV208';
-  end if;
-  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('invoice-loader:publish:' || v_batch.source));
-  select * into v_batch from ingest.batch as b where b.batch_id = p_batch_id for update;
+  v_batch := ingest.lock_batch_for_publication(p_batch_id);
   if v_batch.state = 'published' then
     return query select 'already_published'::text, v_batch.state, v_batch.merge_counts;
     return;

@@ -54,12 +54,7 @@ begin
       using errcode = 'IV307',
             hint    = 'Say why in --reason; it is kept in ingest.operator_action.';
   end if;
-  select * into v_batch from ingest.batch as b where b.batch_id = p_batch_id;
-  if not found then
-    raise exception 'batch % does not exist', p_batch_id using errcode = 'IV208';
-  end if;
-  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('invoice-loader:publish:' || v_batch.source));
-  select * into v_batch from ingest.batch as b where b.batch_id = p_batch_id for update;
+  v_batch := ingest.lock_batch_for_publication(p_batch_id);
   if v_batch.state <> 'published' then
     raise exception 'batch % is %; only a published batch can be reverted', p_batch_id, v_batch.state
       using errcode = 'IV305',

@@ -62,15 +62,10 @@ declare
   v_history     boolean;
   v_seqscan     text;
 begin
-  select * into v_batch from ingest.batch as b where b.batch_id = p_batch_id;
-  if not found then
-    raise exception 'batch % does not exist', p_batch_id using errcode = 'IV208';
-  end if;
-  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('invoice-loader:publish:' || v_batch.source));
+  v_batch := ingest.lock_batch_for_publication(p_batch_id);
   -- The publication's time: after the lock, so the publications and
   -- reverts of a source are in time order (reporting.invoice_as_of).
   v_now := pg_catalog.clock_timestamp();
-  select * into v_batch from ingest.batch as b where b.batch_id = p_batch_id for update;
 
   if v_batch.state = 'published' then
     return query select 'already_published'::text, v_batch.state, v_batch.merge_counts;
