@@ -1,5 +1,6 @@
--- ingest.analyze_staging: fresh statistics and summarized BRIN ranges of
--- the staging tables, so that validation and publication plan their joins
+-- ingest.analyze_staging: fresh statistics of the staging tables (and
+-- summarized BRIN ranges while other batches share them, below), so that
+-- validation and publication plan their joins
 -- and hash tables for the batch that is there now (without them PostgreSQL
 -- guesses a batch is 0.5% of the table and sizes everything a hundred
 -- times too small).
@@ -23,13 +24,28 @@ set search_path = ''
 set default_statistics_target = 10
 as $$
 begin
-  -- BRIN of the raw rows: summarize the page ranges written since the last
-  -- call, so that a batch's lookup reads its own pages only; after a crash
-  -- this also rebuilds the empty revmap the unlogged index was reset to,
-  -- which the planner otherwise costs negative (and plans badly)
-  perform pg_catalog.brin_summarize_new_values('staging.invoice_line_batch'::pg_catalog.regclass);
-  -- and of the typed rows (the loader's COPY, or validation's SQL path)
-  perform pg_catalog.brin_summarize_new_values('staging.invoice_valid_batch'::pg_catalog.regclass);
+  -- The BRIN batch indexes of the raw and the typed rows.  Summarized
+  -- ranges let a batch's lookups skip the pages of other batches; a
+  -- lookup reads every unsummarized range, whoever's rows it holds.  So
+  -- the page ranges written since the last call are summarized when
+  -- another batch is in staging (received, staged or validated: the
+  -- states that have, or are about to have, rows there); when this batch
+  -- is the only one, the new pages are its own and its lookups read them
+  -- anyway, and summarizing them would be one more read of the whole
+  -- batch (0.4 s of a million typed rows, 4 s of 10M: docs/PERFORMANCE.md).
+  -- A batch that starts staging meanwhile only costs this one's lookups
+  -- its pages; its own call summarizes everything, this batch's included.
+  -- The first range is summarized always: after a crash the unlogged
+  -- index is reset to an empty revmap, which the planner costs negative
+  -- (and plans badly) until one range is summarized.
+  if (select count(*) from ingest.batch as b
+       where b.state in ('received', 'staged', 'validated')) > 1 then
+    perform pg_catalog.brin_summarize_new_values('staging.invoice_line_batch'::pg_catalog.regclass);
+    perform pg_catalog.brin_summarize_new_values('staging.invoice_valid_batch'::pg_catalog.regclass);
+  else
+    perform pg_catalog.brin_summarize_range('staging.invoice_line_batch'::pg_catalog.regclass, 0);
+    perform pg_catalog.brin_summarize_range('staging.invoice_valid_batch'::pg_catalog.regclass, 0);
+  end if;
   -- only the columns the steps join, group and filter on: the others
   -- (amounts, descriptions, the sixteen extra_N) would triple its cost
   case p_step
