@@ -521,6 +521,19 @@ CREATE FUNCTION ingest.printable(p_text text) RETURNS text
 ALTER FUNCTION ingest.printable(p_text text) OWNER TO invoice_owner;
 
 --
+-- Name: publication_lock_key(text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.publication_lock_key(p_source text) RETURNS bigint
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.publication_lock_key(p_source text) OWNER TO invoice_owner;
+
+--
 -- Name: publication_turn(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -2606,6 +2619,13 @@ REVOKE ALL ON FUNCTION ingest.parse_manifest(p_manifest text, p_expect_count big
 --
 
 REVOKE ALL ON FUNCTION ingest.printable(p_text text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION publication_lock_key(p_source text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.publication_lock_key(p_source text) FROM PUBLIC;
 
 
 --

@@ -20,7 +20,7 @@ begin
   if not found then
     raise exception 'batch % does not exist', p_batch_id using errcode = 'IV208';
   end if;
-  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('invoice-loader:publish:' || v_source));
+  perform pg_catalog.pg_advisory_xact_lock(ingest.publication_lock_key(v_source));
   select * into v_batch from ingest.batch as b where b.batch_id = p_batch_id for update;
   return v_batch;
 end;

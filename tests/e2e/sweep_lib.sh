@@ -10,8 +10,10 @@
 # sweep_now [SQL]: CALL ingest.sweep() (or SQL) as invoice_loader, now;
 #   exit status in RC, output in $WORK/sweep.out.
 # hold_publication SOURCE / release_publication: a superuser session that
-#   holds the source's publication lock (the one ingest.publish_batch takes
-#   first), so that a sweep stops inside publish_batch until released.
+#   holds the source's publication lock (ingest.publication_lock_key: the
+#   one ingest.lock_batch_for_publication takes for write_batch,
+#   publish_batch and revert_batch), so that a sweep stops inside
+#   publish_batch until released.
 # wait_for_lock_wait NAME: until the session NAME waits for an advisory
 #   lock (bounded: 60 s).
 sweep_bg() {
@@ -38,7 +40,7 @@ hold_publication() {
   HOLDER_PID=$!
   exec 7>"$WORK/holder.in"
   echo "set application_name = 'publication-holder';" >&7
-  echo "select pg_advisory_lock(hashtext('invoice-loader:publish:$1'));" >&7
+  echo "select pg_advisory_lock(ingest.publication_lock_key('$1'));" >&7
   local i
   for ((i = 0; i < 600; i++)); do
     [[ $(q "select count(*) from pg_stat_activity as a join pg_locks as l using (pid)

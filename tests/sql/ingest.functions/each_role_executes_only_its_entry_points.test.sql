@@ -10,7 +10,7 @@
 -- reporting.invoice_as_of_batch, granted to all three, are checked in
 -- reporting.invoice_as_of); nobody runs the internal steps directly.
 begin;
-select plan(123);
+select plan(126);
 
 with f(name, args, loader, operator) as (values
   ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'boolean', 'time without time zone',
@@ -54,6 +54,7 @@ with f(name, args, loader, operator) as (values
   ('sweep_cron_history', array['integer'], true, true),
   ('runner_lock_key', array['text', 'date'], false, false),
   ('notification_lock_key', array['bigint'], false, false),
+  ('publication_lock_key', array['text'], false, false),
   ('try_runner_xact_lock', array['text', 'date'], false, false),
   ('resolve_notification', array['bigint', 'text', 'text'], false, true)),
 r(role, granted) as (values ('invoice_loader', 1), ('invoice_operator', 2), ('invoice_reader', 3))

@@ -12,7 +12,7 @@
 -- revert_batch and resolve_notification are definers too (they check
 -- session_user themselves).
 begin;
-select plan(41);
+select plan(42);
 
 select is_definer('ingest', f.name, f.args,
                   format('ingest.%s runs with its owner''s rights.', f.name))
@@ -61,6 +61,7 @@ from (values ('transition', array['bigint', 'text', 'text', 'bigint', 'jsonb']),
              ('sweep', array['interval', 'integer', 'integer']),
              ('runner_lock_key', array['text', 'date']),
              ('notification_lock_key', array['bigint']),
+             ('publication_lock_key', array['text']),
              ('try_runner_xact_lock', array['text', 'date'])) as f(name, args);
 
 select * from finish();
