@@ -11,10 +11,17 @@
 -- and whether it has rejections to write at all), and the smallest and
 -- largest invoice number of the typed rows that pass them (the key range
 -- of ingest.reject_revision_conflicts; NULL for raw rows, which are not
--- checked yet).  RETURN QUERY, so that
--- the scan may run in parallel (see ingest.failing_records).
+-- checked yet).
+-- The sums and counts come from one scan, run first and by EXECUTE, so
+-- that it may run in parallel (a SELECT INTO would run it without
+-- workers, see ingest.write_batch) and so that this parallel scan is the
+-- batch's first read after its COPY: that read sets the rows' hint bits
+-- and writes every page out again (a million typed rows: 0.1 s; ten
+-- million: 2 GB), in three processes instead of one (docs/PERFORMANCE.md,
+-- "Parallel plans that ran serially").
 -- The distinct invoice numbers (a missing one counts as one, as GROUP BY
--- counts it) are counted first through a 64-bit hash of each
+-- counts it) are counted next, in one process (a distinct count does not
+-- run in parallel), through a 64-bit hash of each
 -- (hashtextextended): equal numbers hash equal, so as many distinct hashes
 -- as numbers proves them all distinct, which a sort of a million integers
 -- shows in 0.19 s where grouping the text took 0.55 s
@@ -37,13 +44,43 @@ declare
   v_keys    integer;
   v_numbers integer;
   v_missing boolean;
+  v_totals  record;
 begin
   select coalesce(b.manifest ?| array['net_total', 'tax_total'], false) into v_parts
   from ingest.batch as b where b.batch_id = p_batch_id;
   -- Raw rows (staging.invoice_line: the SQL path) and the loader's typed
   -- rows (staging.invoice_valid with the rules of each record, read before
-  -- validation takes any out): a batch has one or the other.  First the
-  -- distinct invoice numbers (the header says how).
+  -- validation takes any out): a batch has one or the other.
+  -- First the one scan: a typed amount is NULL exactly when it was not
+  -- readable.
+  execute $totals$
+  select sum(r.gross) as gross_sum,
+         count(*) filter (where r.gross is null)::integer as unreadable,
+         case when $2 then sum(r.net) end as net_sum,
+         case when $2 then count(*) filter (where r.net is null)::integer end as net_unreadable,
+         case when $2 then sum(r.tax) end as tax_sum,
+         case when $2 then count(*) filter (where r.tax is null)::integer end as tax_unreadable,
+         count(*) filter (where r.raw)::integer as raw_rows,
+         count(*) filter (where not r.raw)::integer as typed_rows,
+         count(*) filter (where r.rules <> 0)::integer as failing_rows,
+         min(r.invoice_number) filter (where not r.raw and r.rules = 0) as min_key,
+         max(r.invoice_number) filter (where not r.raw and r.rules = 0) as max_key
+  from (select true as raw, 0 as rules, null::text as invoice_number,
+               case when ingest.is_plain_decimal(l.gross_amount)
+                    then l.gross_amount::numeric end as gross,
+               case when $2 and ingest.is_plain_decimal(l.net_amount)
+                    then l.net_amount::numeric end as net,
+               case when $2 and ingest.is_plain_decimal(l.tax_amount)
+                    then l.tax_amount::numeric end as tax
+        from staging.invoice_line as l where l.batch_id = $1
+        union all
+        select false, v.rules, v.invoice_number, v.gross_amount,
+               case when $2 then v.net_amount end,
+               case when $2 then v.tax_amount end
+        from staging.invoice_valid as v where v.batch_id = $1) as r
+  $totals$
+    into v_totals using p_batch_id, v_parts;
+  -- Then the distinct invoice numbers (the header says how).
   select count(distinct pg_catalog.hashtextextended(k.invoice_number, 0)),
          count(k.invoice_number), bool_or(k.invoice_number is null)
     into v_keys, v_numbers, v_missing
@@ -64,34 +101,11 @@ begin
                 where v.batch_id = p_batch_id) as k
           group by k.invoice_number) as g;
   end if;
-  -- Then one scan, which may run in parallel: a typed amount is NULL
-  -- exactly when it was not readable.
   return query
-  select v_keys,
-         sum(r.gross),
-         count(*) filter (where r.gross is null)::integer,
-         case when v_parts then sum(r.net) end,
-         case when v_parts then count(*) filter (where r.net is null)::integer end,
-         case when v_parts then sum(r.tax) end,
-         case when v_parts then count(*) filter (where r.tax is null)::integer end,
-         count(*) filter (where r.raw)::integer,
-         count(*) filter (where not r.raw)::integer,
-         count(*) filter (where r.rules <> 0)::integer,
-         min(r.invoice_number) filter (where not r.raw and r.rules = 0),
-         max(r.invoice_number) filter (where not r.raw and r.rules = 0)
-  from (select true as raw, 0 as rules, null::text as invoice_number,
-               case when ingest.is_plain_decimal(l.gross_amount)
-                    then l.gross_amount::numeric end as gross,
-               case when v_parts and ingest.is_plain_decimal(l.net_amount)
-                    then l.net_amount::numeric end as net,
-               case when v_parts and ingest.is_plain_decimal(l.tax_amount)
-                    then l.tax_amount::numeric end as tax
-        from staging.invoice_line as l where l.batch_id = p_batch_id
-        union all
-        select false, v.rules, v.invoice_number, v.gross_amount,
-               case when v_parts then v.net_amount end,
-               case when v_parts then v.tax_amount end
-        from staging.invoice_valid as v where v.batch_id = p_batch_id) as r;
+  select v_keys, v_totals.gross_sum, v_totals.unreadable, v_totals.net_sum,
+         v_totals.net_unreadable, v_totals.tax_sum, v_totals.tax_unreadable,
+         v_totals.raw_rows, v_totals.typed_rows, v_totals.failing_rows,
+         v_totals.min_key, v_totals.max_key;
 end;
 $$;
 comment on function ingest.staged_totals(bigint) is

@@ -142,7 +142,13 @@ begin
 
   -- Typed rows other than validation left (rows written next to them):
   -- the checkpoint does not hold either; stage again (this was IV204).
-  select count(*) into v_valid from staging.invoice_valid as v where v.batch_id = p_batch_id;
+  -- EXECUTE ... INTO, here and for the read-back below, not SELECT INTO:
+  -- PL/pgSQL runs a SELECT INTO with a row limit, and PostgreSQL launches
+  -- no parallel workers for a limited run (the plans of a 10M batch said
+  -- "Workers Planned: 2, Workers Launched: 0"); EXECUTE runs its statement
+  -- to the end (docs/PERFORMANCE.md, "Parallel plans that ran serially").
+  execute 'select count(*) from staging.invoice_valid as v where v.batch_id = $1'
+    into v_valid using p_batch_id;
   if v_valid <> v_batch.accepted_count then
     perform ingest.restage_lost_batch(p_batch_id, 'validated', p_attempt_id);
     return query select 'restage'::text, 'received'::text, null::jsonb;
@@ -265,10 +271,12 @@ begin
 
     -- What the merge did, from what it wrote (read back: the second
     -- reconciliation counts what is there, not what the INSERT meant to
-    -- write).  A plain SELECT INTO, which runs in one process; no parallel
-    -- plan is to be had anyway: the planner costs it on the statistics from
-    -- before the insert, which put the new batch at a few thousand rows
-    -- (docs/PERFORMANCE.md).
+    -- write).  The planner costs it on the statistics from before the
+    -- insert, which put the new batch at a few thousand rows: for a
+    -- million it picks a bitmap scan in one process; over a bigger table
+    -- a parallel scan, whose workers EXECUTE lets start (see the count of
+    -- typed rows above; docs/PERFORMANCE.md).
+    execute $readback$
     select jsonb_build_object(
              'inserted', count(*) filter (where cv.is_current and cv.status = 'ISSUED'
                                             and cv.supersedes_revision is null),
@@ -277,8 +285,9 @@ begin
              'voided',   count(*) filter (where cv.is_current and cv.status = 'VOID'),
              'late',     count(*) filter (where not cv.is_current),
              'versions_gross', coalesce(sum(cv.gross_amount), 0))
-      into v_counts
-    from core.invoice_version as cv where cv.batch_id = p_batch_id;
+    from core.invoice_version as cv where cv.batch_id = $1
+    $readback$
+      into v_counts using p_batch_id;
 
     -- What the typed rows account for (unchanged and duplicate records, as
     -- history held them before the merge): a RETURN QUERY function, whose
