@@ -15,10 +15,11 @@
 -- The sums and counts come from one scan, run first and by EXECUTE, so
 -- that it may run in parallel (a SELECT INTO would run it without
 -- workers, see ingest.write_batch) and so that this parallel scan is the
--- batch's first read after its COPY: that read sets the rows' hint bits
--- and writes every page out again (a million typed rows: 0.1 s; ten
--- million: 2 GB), in three processes instead of one (docs/PERFORMANCE.md,
--- "Parallel plans that ran serially").
+-- batch's first full read after its COPY (the ANALYZE before it samples
+-- 3,000 rows): that read sets the rows' hint bits and so writes every
+-- page out again (2 GB for ten million typed rows), now in three
+-- processes instead of one (docs/PERFORMANCE.md, "Parallel plans that
+-- ran serially").
 -- The distinct invoice numbers (a missing one counts as one, as GROUP BY
 -- counts it) are counted next, in one process (a distinct count does not
 -- run in parallel), through a 64-bit hash of each
