@@ -4,7 +4,8 @@
 # pg_cron and pg_auto_failover (the HA test), libpqxx/libpq, Boost.Program_options and the Boost headers
 # (UUID, Algorithm), nlohmann-json, Catch2 v2, pg_prove, libcurl and
 # OpenSSL, curl(1), openssl(1) and python3 (the transport tests' loopback
-# servers, tests/tools/README.md), locales (the connection tests make a
+# servers, tests/tools/README.md), python3-paramiko (the loopback SFTP
+# server of the sftp:// test; a library, no SSH service), locales (the connection tests make a
 # German server locale); for the benchmarks (bench/run.py, behind
 # scripts/bench.sh): python3 and pgloader, the baseline it measures the
 # loader against; for the package (scripts/package.sh, tests/package/):
@@ -51,6 +52,7 @@ packages=(
   curl
   openssl
   python3
+  python3-paramiko
   locales
   pgloader
   help2man
