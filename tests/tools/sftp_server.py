@@ -89,7 +89,8 @@ def make_sftp_interface(root, log):
             return self._stat(path, follow=False)
 
         def canonicalize(self, path):
-            return "/" + os.path.normpath(path).lstrip("/")
+            # the root is "/": "." and "" are it, ".." stops there
+            return os.path.normpath("/" + path).replace("//", "/")
 
         def open(self, path, flags, attr):
             wants_write = flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT
