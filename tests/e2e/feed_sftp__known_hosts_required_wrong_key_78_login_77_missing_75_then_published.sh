@@ -8,6 +8,8 @@
 # (75); the right ones publish the sample batch, one open of the file and
 # one of its manifest.  Nothing is retried, nothing is registered before
 # the download succeeds, and no line shows the password or the URL's user.
+# A rerun of the same URL publishes nothing new; catch-up works through an
+# sftp feed URL template.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/feed_lib.sh"
 
@@ -100,3 +102,33 @@ expect_eq "opens of the manifest" 1 \
 not_retried "the load"
 one_published 2026-11-28 "$sha"
 expect_eq "batch file name" "$f" "$(q 'select file_name from ingest.batch')"
+
+# The same URL again: sftp has no conditional request, so the file is
+# fetched again; its bytes are the published batch, so nothing new.
+sload 2026-11-28 "$url" "$WORK/netrc"
+expect_rc 0
+expect_eq "rerun: opens of the file" 2 "$(grep -c "\"path\": \"/$f\", \"ok\": true" "$WORK/sftp.log")"
+not_retried "the rerun"
+one_published 2026-11-28 "$sha"
+
+# catch-up through an sftp feed URL template (a second source): both
+# dates, in order, one open each.
+for d in 2026-11-28 2026-11-29; do sample_for acme-sftp "$WWW/feed" "$d" >/dev/null; done
+register_source acme-sftp --start-date 2026-11-28 \
+  --feed-url "sftp://feeduser@127.0.0.1:$port/feed/acme-erp_{date}.csv"
+run invoice_loader catch-up --spool-dir "$SPOOL" --source acme-sftp --until 2026-11-29 \
+  --netrc-file "$WORK/netrc"
+expect_rc 0
+for d in 2026-11-28 2026-11-29; do
+  grep -q "^$d published: batch [0-9]* published: 20 records" "$WORK/out" \
+    || fail "catch-up: no published line for $d"
+  expect_eq "catch-up: opens for $d" 1 \
+    "$(grep -c "\"path\": \"/feed/acme-erp_$d.csv\", \"ok\": true" "$WORK/sftp.log")"
+done
+not_retried "the catch-up"
+expect_eq "catch-up: batches" "2026-11-28:published 2026-11-29:published" \
+  "$(q "select string_agg(business_date || ':' || state, ' ' order by business_date) from ingest.batch where source = 'acme-sftp'")"
+expect_eq "published" "60 invoices, 12600.00 gross" "$(published_state)"
+expect_eq "catch-up: watermark" 2026-11-29 "$(watermark_of acme-sftp)"
+expect_eq "notifications" 3 "$(notifications batch_published)"
+check_invariants
