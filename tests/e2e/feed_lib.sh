@@ -24,14 +24,22 @@ serve() {
     --port 0 --lifetime 300 --log "$WORK/http.log" "$@" \
     >"$WORK/http.port" 2>"$WORK/http.err" &
   HTTP_PID=$!
-  local i
+  HTTP_PORT=$(port_of http)
+  BASE=$HTTP_SCHEME://127.0.0.1:$HTTP_PORT
+}
+
+# port_of NAME: the port a test server started in the background printed
+# first to $WORK/NAME.port (waiting up to 10 s); fails the test with its
+# $WORK/NAME.err when there is none.
+port_of() {
+  local i port
   for ((i = 0; i < 100; i++)); do
-    [[ -s $WORK/http.port ]] && break
+    [[ -s $WORK/$1.port ]] && break
     sleep 0.1
   done
-  HTTP_PORT=$(head -n 1 "$WORK/http.port")
-  [[ $HTTP_PORT =~ ^[0-9]+$ ]] || fail "http_server did not start: $(cat "$WORK/http.err")"
-  BASE=$HTTP_SCHEME://127.0.0.1:$HTTP_PORT
+  port=$(head -n 1 "$WORK/$1.port")
+  [[ $port =~ ^[0-9]+$ ]] || fail "${1}_server did not start: $(cat "$WORK/$1.err")"
+  echo "$port"
 }
 
 # requests PATH: how many requests the server saw for PATH.

@@ -33,12 +33,7 @@ chmod 600 "$WORK/netrc" "$WORK/netrc.wrong"
 SFTP_PID=$!
 # (no HTTP server here: this replaces feed_lib.sh's trap)
 trap 'kill "$SFTP_PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
-for ((i = 0; i < 100; i++)); do
-  [[ -s $WORK/sftp.port ]] && break
-  sleep 0.1
-done
-port=$(head -n 1 "$WORK/sftp.port")
-[[ $port =~ ^[0-9]+$ ]] || fail "sftp_server did not start: $(cat "$WORK/sftp.err")"
+port=$(port_of sftp)
 url=sftp://feeduser@127.0.0.1:$port/$f
 
 # events KIND [FIELD VALUE]: how many events of that kind the server logged.
