@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # sftp:// feeds (CONTRACT 6.4; docs/OPERATIONS.md, "Feeds"), against a
-# loopback SFTP server (tests/tools/sftp_server.py, paramiko) with one user:
-# without a known_hosts file the loader refuses before connecting (78);
-# a host key that known_hosts does not hold is refused as configuration
-# (78) before any login; a wrong password from the netrc file is a
-# credential (77) after one login; a missing file is not delivered yet
-# (75); the right ones publish the sample batch, one open of the file and
-# one of its manifest.  Nothing is retried, nothing is registered before
-# the download succeeds, and no line shows the password or the URL's user.
-# A rerun of the same URL publishes nothing new; catch-up works through an
-# sftp feed URL template.
+# loopback SFTP server (tests/tools/sftp_server.py, paramiko) with one user,
+# counted by the server's log: without a known_hosts file the loader
+# refuses before connecting (78); a host key that known_hosts does not
+# hold is refused as configuration (78) before any login; a wrong password
+# from the netrc file is a credential (77) after one login; a missing file
+# is not delivered yet (75); none of these is retried.  A server that
+# never answers is retried by the one retry layer, one connection a try,
+# until the budget is spent (75).  Nothing is registered by any of them.
+# The right ones publish the sample batch, one open of the file and one of
+# its manifest; a rerun of the same URL publishes nothing new; catch-up
+# works through an sftp feed URL template.  No line shows the password or
+# the URL's user.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/feed_lib.sh"
 
@@ -32,7 +34,8 @@ chmod 600 "$WORK/netrc" "$WORK/netrc.wrong"
   --port 0 --lifetime 300 --log "$WORK/sftp.log" >"$WORK/sftp.port" 2>"$WORK/sftp.err" &
 SFTP_PID=$!
 # (no HTTP server here: this replaces feed_lib.sh's trap)
-trap 'kill "$SFTP_PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+STALL_PID=''
+trap 'kill "$SFTP_PID" ${STALL_PID:+"$STALL_PID"} 2>/dev/null || true; rm -rf "$WORK"' EXIT
 port=$(port_of sftp)
 url=sftp://feeduser@127.0.0.1:$port/$f
 
@@ -86,6 +89,26 @@ expect_rc 75
 expect_output_has "not delivered yet"
 expect_eq "missing file: opens" 1 "$(events open ok false)"
 not_retried "a missing file"
+nothing_registered
+
+# A server that accepts and never speaks (hung before its SSH banner):
+# each try ends at --connect-timeout, and the one retry layer tries again
+# until the budget is spent (75): one connection per try, counted by the
+# server, nothing registered.
+/usr/bin/python3 "$REPO/tests/tools/sftp_server.py" --stall --root "$WWW" \
+  --credentials "$WORK/sftp.credentials" --known-hosts "$WORK/stall.known_hosts" \
+  --port 0 --lifetime 300 --log "$WORK/stall.log" >"$WORK/stall.port" 2>"$WORK/stall.err" &
+STALL_PID=$!
+stall_port=$(port_of stall)
+fload --source acme-erp --business-date 2026-11-28 --netrc-file "$WORK/netrc" \
+  --input "sftp://feeduser@127.0.0.1:$stall_port/$f" --connect-timeout 1 --retry-budget 5
+expect_rc 75
+expect_output_has "retry budget exhausted"
+retries=$(grep -c 'step=download try=' "$WORK/err") || true
+((retries >= 1)) || fail "a hung server was not retried"
+expect_eq "hung server: connections (one per try)" $((retries + 1)) \
+  "$(grep -c '"event": "connect"' "$WORK/stall.log")"
+grep -qF "$password" "$WORK/out" "$WORK/err" && fail "hung server: the password is shown"
 nothing_registered
 
 # The right ones: the file and its manifest, once each; published.

@@ -8,12 +8,13 @@ python3-paramiko, hence /usr/bin/python3) does the SSH protocol: no SSH
 server is installed or started as a system service.
 
     sftp_server.py --root DIR --credentials FILE --known-hosts FILE
-                   [--port 0] [--lifetime SECONDS] [--log FILE]
+                   [--port 0] [--lifetime SECONDS] [--log FILE] [--stall]
 
 It makes a new RSA host key at every start and writes its known_hosts line
 ("[127.0.0.1]:PORT ssh-rsa ...") to --known-hosts.  The first line on
 stdout is the port.  It stops by itself after --lifetime seconds (default
-300), or on SIGTERM/SIGINT.
+300), or on SIGTERM/SIGINT.  With --stall it accepts and logs connections
+but never speaks (a server hung before its SSH banner).
 """
 
 import argparse
@@ -147,6 +148,8 @@ def main():
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--lifetime", type=float, default=300)
     ap.add_argument("--log", help="append one JSON line per event")
+    ap.add_argument("--stall", action="store_true",
+                    help="accept connections and never answer")
     a = ap.parse_args()
     if a.host not in LOOPBACK:
         print(f"sftp_server: --host {a.host}: loopback only", file=sys.stderr)
@@ -174,9 +177,13 @@ def main():
     signal.signal(signal.SIGINT, stop)
     threading.Timer(a.lifetime, stop).start()
     print(port, flush=True)
+    held = []
     while True:
         conn, peer = listener.accept()
         log.write(event="connect", peer=peer[0])
+        if a.stall:
+            held.append(conn)  # open and silent until the client gives up
+            continue
         threading.Thread(target=serve_connection, daemon=True,
                          args=(conn, host_key, user, password, root,
                                log)).start()

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tests/tools/sftp_server_test.sh: check sftp_server.py (tests/tools/
 # README.md) with curl(1): a read, a missing file, a wrong password, a path
-# outside the root, a write, a host key known_hosts does not hold, and its
-# refusal of a non-loopback address, each with what the log says.  ctest
+# outside the root, a write, a host key known_hosts does not hold, --stall,
+# and its refusal of a non-loopback address, each with what the log says.  ctest
 # runs it as tools.sftp_server.  Exit status: 0 all passed, 1 a check
 # failed, 77 curl or Debian's python3-paramiko missing (ctest: skipped).
 set -euo pipefail
@@ -17,11 +17,12 @@ if ! /usr/bin/python3 -c 'import paramiko' 2>/dev/null; then
 fi
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 work=$(mktemp -d)
-pid=''
+pid='' stall_pid=''
 cleanup() {
   local status=$?
   trap - EXIT
   if [[ -n $pid ]]; then kill -TERM "$pid" 2>/dev/null || true; fi
+  if [[ -n $stall_pid ]]; then kill -TERM "$stall_pid" 2>/dev/null || true; fi
   wait 2>/dev/null || true
   rm -rf "$work"
   exit "$status"
@@ -51,16 +52,24 @@ set -e
 [[ ! -e $work/kh ]] || fail "--host 0.0.0.0 wrote a known_hosts line"
 pass "a non-loopback address is refused (64)"
 
-/usr/bin/python3 "$here/sftp_server.py" --root "$work/root" --credentials "$work/credentials" \
-  --known-hosts "$work/home/.ssh/known_hosts" --lifetime 120 --log "$work/log.jsonl" \
-  >"$work/port" 2>"$work/server.err" &
-pid=$!
-for ((i = 0; i < 100; i++)); do
-  [[ -s $work/port ]] && break
-  sleep 0.1
-done
-port=$(head -n 1 "$work/port")
-[[ $port =~ ^[0-9]+$ ]] || fail "the server did not print its port"
+# serve NAME ARGS...: a server in the background, its port in $work/NAME.port
+# (its stderr in $work/NAME.err); sets $port and $last_pid.
+serve() {
+  local name=$1 i
+  shift
+  /usr/bin/python3 "$here/sftp_server.py" --root "$work/root" --credentials "$work/credentials" \
+    --lifetime 120 "$@" >"$work/$name.port" 2>"$work/$name.err" &
+  last_pid=$!
+  for ((i = 0; i < 100; i++)); do
+    [[ -s $work/$name.port ]] && break
+    sleep 0.1
+  done
+  port=$(head -n 1 "$work/$name.port")
+  [[ $port =~ ^[0-9]+$ ]] || fail "$name did not print its port"
+}
+
+serve server --known-hosts "$work/home/.ssh/known_hosts" --log "$work/log.jsonl"
+pid=$last_pid
 grep -q "^\[127.0.0.1\]:$port ssh-rsa " "$work/home/.ssh/known_hosts" \
   || fail "no known_hosts line for [127.0.0.1]:$port"
 base=sftp://127.0.0.1:$port
@@ -110,3 +119,15 @@ logins=$(count '"event": "login"')
 [[ $(fetch "$work/other-home" 'tester:pass word' in/day.csv) == 60 ]] || fail "another host key: not curl 60"
 [[ $(count '"event": "login"') == "$logins" ]] || fail "another host key: a login was tried"
 pass "a host key known_hosts does not hold is curl 60, before any login"
+
+# --stall: the connection is accepted and logged, and nothing comes back.
+serve stall --stall --known-hosts "$work/stall.known_hosts" --log "$work/stall.jsonl"
+stall_pid=$last_pid
+set +e
+HOME=$work/home curl -sS --connect-timeout 1 --max-time 20 -u 'tester:pass word' \
+  -o /dev/null "sftp://127.0.0.1:$port/in/day.csv" 2>"$work/curl.err"
+rc=$?
+set -e
+[[ $rc == 28 ]] || fail "--stall: curl $rc, expected 28 (timed out)"
+[[ $(grep -c '"event": "connect"' "$work/stall.jsonl") == 1 ]] || fail "--stall: the connection is not logged"
+pass "--stall accepts, logs and never answers (curl 28)"
