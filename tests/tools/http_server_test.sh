@@ -12,41 +12,20 @@ for tool in python3 curl openssl; do
     exit 77
   fi
 done
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  local status=$? p
-  trap - EXIT
-  for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-  exit "$status"
-}
-trap cleanup EXIT
+# shellcheck source=tests/tools/test_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
 
 fail() {
   echo "FAIL: $*" >&2
-  [[ -f $work/server.err ]] && cat "$work/server.err" >&2
+  local f
+  for f in "$work"/*.err; do
+    [[ -f $f ]] && { echo "--- $f" >&2; cat "$f" >&2; }
+  done
   exit 1
 }
-pass() { echo "ok - $*"; }
 
 # start NAME ARGS...: run a server in the background, set $port.
-start() {
-  local name=$1
-  shift
-  python3 "$here/http_server.py" --lifetime 120 "$@" \
-    >"$work/$name.port" 2>"$work/server.err" &
-  pids+=($!)
-  local i
-  for ((i = 0; i < 100; i++)); do
-    [[ -s $work/$name.port ]] && break
-    sleep 0.1
-  done
-  port=$(head -1 "$work/$name.port")
-  [[ $port =~ ^[0-9]+$ ]] || fail "$name did not print its port"
-}
+start() { start_server "$1" python3 "$here/http_server.py" --lifetime 120 "${@:2}"; }
 
 mkdir -p "$work/root"
 printf 'invoice_number,gross\nA-1,10.00\nA-2,20.00\n' >"$work/root/day.csv"

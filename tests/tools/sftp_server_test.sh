@@ -15,27 +15,15 @@ if ! /usr/bin/python3 -c 'import paramiko' 2>/dev/null; then
   echo "skipped: python3-paramiko is not installed (scripts/install-deps.sh)"
   exit 77
 fi
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-work=$(mktemp -d)
-pid='' stall_pid=''
-cleanup() {
-  local status=$?
-  trap - EXIT
-  if [[ -n $pid ]]; then kill -TERM "$pid" 2>/dev/null || true; fi
-  if [[ -n $stall_pid ]]; then kill -TERM "$stall_pid" 2>/dev/null || true; fi
-  wait 2>/dev/null || true
-  rm -rf "$work"
-  exit "$status"
-}
-trap cleanup EXIT
+# shellcheck source=tests/tools/test_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
 fail() {
   echo "FAIL: $*" >&2
-  for f in "$work"/server.err "$work"/log.jsonl; do
+  for f in "$work"/*.err "$work"/*.jsonl; do
     [[ -f $f ]] && { echo "--- $f" >&2; cat "$f" >&2; }
   done
   exit 1
 }
-pass() { echo "ok - $*"; }
 
 mkdir -p "$work/root/in" "$work/home/.ssh" "$work/other-home/.ssh"
 echo 'a,b' >"$work/root/in/day.csv"
@@ -52,24 +40,13 @@ set -e
 [[ ! -e $work/kh ]] || fail "--host 0.0.0.0 wrote a known_hosts line"
 pass "a non-loopback address is refused (64)"
 
-# serve NAME ARGS...: a server in the background, its port in $work/NAME.port
-# (its stderr in $work/NAME.err); sets $port and $last_pid.
+# serve NAME ARGS...: a server of the test's root and user, set $port.
 serve() {
-  local name=$1 i
-  shift
-  /usr/bin/python3 "$here/sftp_server.py" --root "$work/root" --credentials "$work/credentials" \
-    --lifetime 120 "$@" >"$work/$name.port" 2>"$work/$name.err" &
-  last_pid=$!
-  for ((i = 0; i < 100; i++)); do
-    [[ -s $work/$name.port ]] && break
-    sleep 0.1
-  done
-  port=$(head -n 1 "$work/$name.port")
-  [[ $port =~ ^[0-9]+$ ]] || fail "$name did not print its port"
+  start_server "$1" /usr/bin/python3 "$here/sftp_server.py" --root "$work/root" \
+    --credentials "$work/credentials" --lifetime 120 "${@:2}"
 }
 
 serve server --known-hosts "$work/home/.ssh/known_hosts" --log "$work/log.jsonl"
-pid=$last_pid
 grep -q "^\[127.0.0.1\]:$port ssh-rsa " "$work/home/.ssh/known_hosts" \
   || fail "no known_hosts line for [127.0.0.1]:$port"
 base=sftp://127.0.0.1:$port
@@ -122,7 +99,6 @@ pass "a host key known_hosts does not hold is curl 60, before any login"
 
 # --stall: the connection is accepted and logged, and nothing comes back.
 serve stall --stall --known-hosts "$work/stall.known_hosts" --log "$work/stall.jsonl"
-stall_pid=$last_pid
 set +e
 HOME=$work/home curl -sS --connect-timeout 1 --max-time 20 -u 'tester:pass word' \
   -o /dev/null "sftp://127.0.0.1:$port/in/day.csv" 2>"$work/curl.err"

@@ -11,18 +11,8 @@ for tool in python3 curl openssl; do
     exit 77
   fi
 done
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  local status=$? p
-  trap - EXIT
-  for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-  exit "$status"
-}
-trap cleanup EXIT
+# shellcheck source=tests/tools/test_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
 fail() {
   echo "FAIL: $*" >&2
   for f in "$work"/*.err "$work"/rec*/log.jsonl; do
@@ -30,21 +20,11 @@ fail() {
   done
   exit 1
 }
-pass() { echo "ok - $*"; }
 
 # start NAME ARGS...: run a server in the background, set $port.
 start() {
-  local name=$1 i
-  shift
-  python3 "$here/smtp_server.py" --lifetime 120 --record-dir "$work/rec-$name" \
-    "$@" >"$work/$name.port" 2>"$work/$name.err" &
-  pids+=($!)
-  for ((i = 0; i < 100; i++)); do
-    [[ -s $work/$name.port ]] && break
-    sleep 0.1
-  done
-  port=$(head -1 "$work/$name.port")
-  [[ $port =~ ^[0-9]+$ ]] || fail "$name did not print its port"
+  start_server "$1" python3 "$here/smtp_server.py" --lifetime 120 \
+    --record-dir "$work/rec-$1" "${@:2}"
 }
 
 printf '%s\r\n' "From: loader@example.com" "To: finance@example.com" \
