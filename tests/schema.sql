@@ -2100,7 +2100,7 @@ CREATE TRIGGER batch_keep_referenced AFTER DELETE ON ingest.batch REFERENCING OL
 -- Name: batch batch_keep_referenced_key; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
 --
 
-CREATE TRIGGER batch_keep_referenced_key AFTER UPDATE ON ingest.batch REFERENCING OLD TABLE AS gone NEW TABLE AS kept FOR EACH STATEMENT EXECUTE FUNCTION core.keep_referenced_rows();
+CREATE TRIGGER batch_keep_referenced_key AFTER UPDATE OF batch_id ON ingest.batch FOR EACH ROW WHEN ((old.batch_id IS DISTINCT FROM new.batch_id)) EXECUTE FUNCTION core.keep_referenced_rows();
 
 
 --
@@ -2121,7 +2121,7 @@ CREATE TRIGGER currency_keep_referenced AFTER DELETE ON ingest.currency REFERENC
 -- Name: currency currency_keep_referenced_key; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
 --
 
-CREATE TRIGGER currency_keep_referenced_key AFTER UPDATE ON ingest.currency REFERENCING OLD TABLE AS gone NEW TABLE AS kept FOR EACH STATEMENT EXECUTE FUNCTION core.keep_referenced_rows();
+CREATE TRIGGER currency_keep_referenced_key AFTER UPDATE OF code ON ingest.currency FOR EACH ROW WHEN ((old.code IS DISTINCT FROM new.code)) EXECUTE FUNCTION core.keep_referenced_rows();
 
 
 --
@@ -2170,7 +2170,7 @@ CREATE TRIGGER source_keep_referenced AFTER DELETE ON ingest.source REFERENCING 
 -- Name: source source_keep_referenced_key; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
 --
 
-CREATE TRIGGER source_keep_referenced_key AFTER UPDATE ON ingest.source REFERENCING OLD TABLE AS gone NEW TABLE AS kept FOR EACH STATEMENT EXECUTE FUNCTION core.keep_referenced_rows();
+CREATE TRIGGER source_keep_referenced_key AFTER UPDATE OF source ON ingest.source FOR EACH ROW WHEN ((old.source IS DISTINCT FROM new.source)) EXECUTE FUNCTION core.keep_referenced_rows();
 
 
 --

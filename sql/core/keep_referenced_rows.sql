@@ -3,9 +3,13 @@
 -- source, currency or batch that a version names cannot be deleted, have
 -- its key changed, or be truncated; such a delete or key change runs under
 -- READ COMMITTED only (0A000 otherwise).
--- Trigger function, statement-level, after DELETE, after UPDATE and before
--- TRUNCATE of ingest.source, ingest.currency and ingest.batch (the
--- triggers: migrations/0011).
+-- Trigger function of ingest.source, ingest.currency and ingest.batch:
+-- statement-level after DELETE and before TRUNCATE (migrations/0011), and
+-- row-level after an UPDATE that changed the key (migrations/0025: UPDATE
+-- OF the key column, WHEN old and new differ, so the updates of every
+-- load, a batch's state and counts, fire nothing).  A changed key is gone
+-- only if no row has it at the end of the statement, so keys swapped in
+-- one statement pass, as with a NO ACTION foreign key.
 -- Errors: 23503 (foreign_key_violation) a referenced key removed; 0A000 a
 -- delete or key change of a referenced table outside READ COMMITTED.
 create or replace function core.keep_referenced_rows()
@@ -27,12 +31,23 @@ begin
     end if;
     return null;
   end if;
-  -- the keys that are gone: deleted, or (UPDATE) changed to another one
+  -- the keys that are gone: deleted, or (a row's UPDATE) changed to
+  -- another one while no row of the table has it now (one PERFORM a
+  -- table: each names its own table's key column)
   if tg_op = 'DELETE' then
     select array_agg(to_jsonb(g) ->> v_key) into v_removed from gone as g;
   else
-    select array_agg(to_jsonb(g) ->> v_key) into v_removed from gone as g
-     where (to_jsonb(g) ->> v_key) not in (select to_jsonb(k) ->> v_key from kept as k);
+    case tg_table_name
+      when 'source' then
+        perform from ingest.source as s where s.source = old.source;
+      when 'currency' then
+        perform from ingest.currency as c where c.code = old.code;
+      when 'batch' then
+        perform from ingest.batch as b where b.batch_id = old.batch_id;
+    end case;
+    if not found then
+      v_removed := array[to_jsonb(old) ->> v_key];
+    end if;
   end if;
   if v_removed is null then
     return null;
