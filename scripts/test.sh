@@ -18,7 +18,11 @@
 #                 PGUSER, PGDATABASE, TMP_PG_* are set), with stdin from
 #                 /dev/null, INVOICE_LOADER=<repo>/build/loader/invoice-loader
 #                 and INVOICE_LOADER_BUILD_DIR=<repo>/build exported; a script
-#                 that does not exist yet is reported as skipped.
+#                 that does not exist yet is reported as skipped.  Before
+#                 them the previous release's loader starts building in the
+#                 background (tests/e2e/previous_release.sh, into
+#                 build/previous-release, PREVIOUS_RELEASE_DIR) for the
+#                 upgrade test, which waits for it.
 #   bench-smoke   scripts/bench.sh --smoke and scripts/bench-publish.sh
 #                 --smoke (each its own cluster, 20 invoices): keep the
 #                 benchmarks working; not timed tests (a smoke run fails
@@ -88,6 +92,12 @@ stage package bash -c 'deb=$(bash scripts/package.sh "$@" | tail -n 1) &&
 
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
+# The upgrade test's previous release, built in the background (niced)
+# while the SQL suite runs; the test waits for it (tests/e2e/previous_release.sh).
+export PREVIOUS_RELEASE_DIR=$PWD/build/previous-release
+mkdir -p "$PREVIOUS_RELEASE_DIR"
+bash tests/e2e/previous_release.sh "$PREVIOUS_RELEASE_DIR" \
+  >"$PREVIOUS_RELEASE_DIR.log" 2>&1 </dev/null &
 header database "scripts/with-tmp-pg.sh: one cluster for ${db_stages[*]}"
 db_rc=0
 INVOICE_LOADER=$PWD/build/loader/invoice-loader \
@@ -111,6 +121,7 @@ done
 stage bench-smoke env INVOICE_LOADER="$PWD/build/loader/invoice-loader" \
   bash -c 'bash scripts/bench.sh --smoke && bash scripts/bench-publish.sh --smoke'
 
+wait  # the previous release's build, long finished unless the database stages failed early
 printf '\n==> summary\n'
 for i in "${!names[@]}"; do
   printf 'summary: %-13s %s\n' "${names[$i]}" "${outcomes[$i]}"

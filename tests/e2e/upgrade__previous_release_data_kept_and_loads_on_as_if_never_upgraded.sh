@@ -2,9 +2,9 @@
 # An upgrade keeps what the previous release wrote and loads on from it.
 # The previous release is the commit before the one that added the newest
 # migration (HEAD while that migration is not committed); its loader is
-# built here from the repository's history.  It migrates a database and
-# loads the first three days of tests/fixtures/five_day and the
-# conflicting day 5 (quarantined).  This binary's migrate then applies
+# built from the repository's history (tests/e2e/previous_release.sh).  It
+# migrates a database and loads the first three days of
+# tests/fixtures/five_day and the conflicting day 5 (quarantined).  This binary's migrate then applies
 # only the newer migrations and changes none of that data; it resends day
 # 3 (nothing new), loads day 4, the conflicting day 5 again (the same
 # quarantined batch) and the corrected day 5.  The database ends exactly
@@ -26,24 +26,15 @@ for db in "$up" "$alone"; do
   psql -X -q -d postgres -c "drop database if exists $db" -c "create database $db"
 done
 
-# The previous release, built without optimisation (only its behaviour counts).
-git -C "$REPO" rev-parse --git-dir >/dev/null 2>&1 ||
-  fail "the upgrade test builds the previous release from the repository's history: run it in a git clone"
+# The previous release's loader (tests/e2e/previous_release.sh): built by
+# scripts/test.sh in the background while the SQL suite runs, into
+# PREVIOUS_RELEASE_DIR; waited for here, or built here when there is none.
+previous_dir=${PREVIOUS_RELEASE_DIR:-$WORK/previous}
+bash "$REPO/tests/e2e/previous_release.sh" "$previous_dir" ||
+  fail "no loader of the previous release (tests/e2e/previous_release.sh)"
+old_loader=$previous_dir/invoice-loader
+previous_release=$(cat "$previous_dir/commit")
 newest=$(basename "$(ls "$REPO"/migrations/*.sql | sort | tail -n 1)" .sql)
-added=$(git -C "$REPO" log -1 --format=%H --diff-filter=A -- "migrations/$newest.sql")
-if [[ -n $added ]]; then
-  previous_release=$(git -C "$REPO" rev-parse "$added^")
-else
-  previous_release=$(git -C "$REPO" rev-parse HEAD)
-fi
-mkdir "$WORK/old"
-git -C "$REPO" archive "$previous_release" | tar -x -C "$WORK/old"
-if ! { cmake -S "$WORK/old" -B "$WORK/old/build" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O0 &&
-       cmake --build "$WORK/old/build" -j"$(nproc)" --target invoice-loader; } >"$WORK/build.log" 2>&1; then
-  tail -n 40 "$WORK/build.log" >&2
-  fail "building the loader of $previous_release"
-fi
-old_loader=$WORK/old/build/loader/invoice-loader
 old_schema=$("$old_loader" --version | sed -n 's/^schema //p')
 [[ -n $old_schema && $old_schema != "$newest" ]] ||
   fail "the previous release ($previous_release) expects schema [$old_schema], not one before $newest"
