@@ -14,6 +14,10 @@
 #      55P03); B commits; A's insert then raises 23503 and stores nothing.
 #   4. The same with A's insert (naming VUV) already waiting when B commits:
 #      23503; and (JPY) when B rolls back instead, the insert is accepted.
+#   5. A key change (the row trigger of migration 0025): A's open insert
+#      names XCD; B's update of XCD's minor unit does not wait (no key
+#      change: FOR NO KEY UPDATE), B's rename of XCD waits for A, and once
+#      A commits it sees A's version and raises 23503; XCD keeps its code.
 # The extra versions are not the loader's: they break I1's "versions per
 # batch equal its merge counts" by construction.  So the references are
 # checked directly first (every version names an existing source, currency
@@ -178,11 +182,27 @@ expect_eq "A: insert in JPY that waited for B's rollback" 00000 "$STATE"
 expect_eq "JPY after B's rollback" 1 "$(currency_exists JPY)"
 expect_eq "versions in JPY" 1 "$(versions_in JPY)"
 
+# 5. A rename waits for the open insert and then sees its version.
+ask A 'begin;' "$(insert_version INV-E2E-XCD XCD)"
+expect_eq "A: insert in XCD" 00000 "$STATE"
+ask B "set lock_timeout = '1s';" "update ingest.currency set minor_unit = 2 where code = 'XCD';"
+expect_eq "B: an update of XCD that keeps its code does not wait for A" 00000 "$STATE"
+send B "set lock_timeout = '60s';" "update ingest.currency set code = 'XCX' where code = 'XCD';"
+wait_blocked B A
+ask A 'commit;'
+expect_eq "A: commit" 00000 "$STATE"
+reply B
+expect_eq "B: rename of XCD that waited for A's commit" 23503 "$STATE"
+[[ $SAID == *"currency 'XCD'"* ]] || fail "B's error does not name currency 'XCD': [$SAID]"
+expect_eq "XCD after the refused rename" 1 "$(currency_exists XCD)"
+expect_eq "XCX after the refused rename" 0 "$(currency_exists XCX)"
+expect_eq "versions in XCD" 1 "$(versions_in XCD)"
+
 close_session A
 close_session B
 
 # Every version names an existing source, currency and batch(es).
-expect_eq "versions (the sample's 20 and XPF, XAF, JPY)" 23 "$(q 'select count(*) from core.invoice_version')"
+expect_eq "versions (the sample's 20 and XPF, XAF, JPY, XCD)" 24 "$(q 'select count(*) from core.invoice_version')"
 expect_eq "versions naming a missing source, currency or batch" 0 \
   "$(q "select count(*) from core.invoice_version as v
         where not exists (select from ingest.source as s where s.source = v.source)
@@ -190,7 +210,7 @@ expect_eq "versions naming a missing source, currency or batch" 0 \
            or not exists (select from ingest.batch as b where b.batch_id = v.batch_id)
            or (v.superseded_by_batch_id is not null
                and not exists (select from ingest.batch as b where b.batch_id = v.superseded_by_batch_id))")"
-expect_eq "reporting.invoice with the extra versions" "23 invoices, 4560.00 gross" "$(published_state)"
+expect_eq "reporting.invoice with the extra versions" "24 invoices, 4680.00 gross" "$(published_state)"
 
 # Without the extra versions, what the loader published satisfies the
 # invariants, and nothing of it was touched.
