@@ -8,8 +8,8 @@
 -- row-level after an UPDATE that changed the key (migrations/0025: UPDATE
 -- OF the key column, WHEN old and new differ, so the updates of every
 -- load, a batch's state and counts, fire nothing).  A changed key is gone
--- only if no row has it at the end of the statement, so keys swapped in
--- one statement pass, as with a NO ACTION foreign key.
+-- only if no row has it at the end of the statement: a key another row
+-- takes over in the same statement stays, as with a NO ACTION foreign key.
 -- Errors: 23503 (foreign_key_violation) a referenced key removed; 0A000 a
 -- delete or key change of a referenced table outside READ COMMITTED.
 create or replace function core.keep_referenced_rows()
