@@ -1688,18 +1688,7 @@ CREATE UNLOGGED TABLE staging.invoice_valid (
     content_hash bytea,
     is_duplicate boolean DEFAULT false NOT NULL,
     rules integer DEFAULT 0 NOT NULL,
-    raw_invoice_number text,
-    raw_revision text,
-    raw_status text,
-    raw_document_type text,
-    raw_customer_id text,
-    raw_invoice_date text,
-    raw_due_date text,
-    raw_currency text,
-    raw_net_amount text,
-    raw_tax_amount text,
-    raw_gross_amount text,
-    raw_description text,
+    raw_fields text[],
     CONSTRAINT invoice_valid_complete CHECK (((rules <> 0) OR ((invoice_number IS NOT NULL) AND (revision IS NOT NULL) AND (status IS NOT NULL) AND (document_type IS NOT NULL) AND (customer_id IS NOT NULL) AND (invoice_date IS NOT NULL) AND (currency IS NOT NULL) AND (net_amount IS NOT NULL) AND (tax_amount IS NOT NULL) AND (gross_amount IS NOT NULL) AND (content_hash IS NOT NULL))))
 )
 WITH (autovacuum_vacuum_insert_threshold='-1');

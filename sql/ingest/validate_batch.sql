@@ -97,8 +97,8 @@ begin
   -- 1. The records that fail a field rule: one rejection row per rule
   --    they fail, with the sentence for a clerk and the record's readable
   --    gross amount.  The loader decided the rules in its pass (the bits of
-  --    ingest.field_rule, the fields as in the file in raw_*); raw rows are
-  --    checked here (ingest.failing_records, a parallel scan).
+  --    ingest.field_rule, the fields as in the file in raw_fields); raw
+  --    rows are checked here (ingest.failing_records, a parallel scan).
   if not v_clean then
     insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail,
                                       gross_amount)
@@ -157,9 +157,11 @@ begin
           select v.record_no,
                  array(select fr.rule from ingest.field_rule as fr
                        where v.rules & (1 << fr.bit) <> 0 order by fr.bit),
-                 v.raw_invoice_number, v.raw_revision, v.raw_status, v.raw_document_type,
-                 v.raw_invoice_date, v.raw_due_date, v.raw_currency, v.raw_net_amount,
-                 v.raw_tax_amount, v.raw_gross_amount, v.gross_amount
+                 -- the fields in the contract's order (migrations/0026);
+                 -- customer_id (5) and description (12) are in no sentence
+                 v.raw_fields[1], v.raw_fields[2], v.raw_fields[3], v.raw_fields[4],
+                 v.raw_fields[6], v.raw_fields[7], v.raw_fields[8], v.raw_fields[9],
+                 v.raw_fields[10], v.raw_fields[11], v.gross_amount
           from staging.invoice_valid as v
           where v_typed_path and v.batch_id = p_batch_id and v.rules <> 0) as l
     left join ingest.currency as c on c.code = l.currency

@@ -102,9 +102,12 @@ expect_eq "dates and revisions" \
 expect_eq "UTF-8 description, its bytes kept" "5a c3 bc 72 69 63 68 20 e2 82 ac 20 5c 20 74 61 62 09 65 6e 64" \
   "$(q "select regexp_replace(encode(convert_to(description, 'UTF8'), 'hex'), '(..)(?!$)', '\\1 ', 'g')
         from staging.invoice_valid where invoice_number = 'E-1'")"
-expect_eq "the failing record's raw fields" "x|2026-02-30|soon|1e3" \
-  "$(q "select concat_ws('|', raw_revision, raw_invoice_date, raw_due_date, raw_net_amount)
+expect_eq "the failing record's raw fields, in the contract's order (the empty description NULL)" \
+  "F-6|x|ISSUED|INVOICE|C1|2026-02-30|soon|EUR|1e3|0|0.0001|(null)" \
+  "$(q "select array_to_string(raw_fields, '|', '(null)')
         from staging.invoice_valid where invoice_number = 'F-6'")"
+expect_eq "a passing record's raw fields: NULL" 0 \
+  "$(q "select count(*) from staging.invoice_valid where invoice_number like 'E-%' and raw_fields is not null")"
 
 # The rerun validates and publishes what was staged.
 load --source acme-erp --business-date 2026-11-28 --input "$csv"

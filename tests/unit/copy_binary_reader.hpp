@@ -76,4 +76,43 @@ inline std::vector<Tuple> read_stream(std::string_view s)
   CHECK(at == s.size()); // nothing after the trailer
   return tuples;
 }
+
+/// The elements of a text[] field's bytes, read as array_recv reads them
+/// (one dimension, lower bound 1, element type text; the NULL flag must
+/// say whether an element is NULL); fails the test on anything else.
+inline std::vector<std::optional<std::string>>
+read_text_array(std::string_view s)
+{
+  std::size_t at = 0;
+  auto const take = [&](std::size_t n) {
+    REQUIRE(at + n <= s.size());
+    std::string_view const out{s.substr(at, n)};
+    at += n;
+    return out;
+  };
+  auto const int32 = [&] { return static_cast<std::int32_t>(be(take(4))); };
+  REQUIRE(int32() == 1); // ndim
+  std::int32_t const flags = int32();
+  REQUIRE((flags == 0 or flags == 1));
+  REQUIRE(int32() == 25); // text
+  std::int32_t const count = int32();
+  REQUIRE(count >= 0);
+  REQUIRE(int32() == 1); // lower bound
+  std::vector<std::optional<std::string>> out;
+  for (std::int32_t k = 0; k < count; ++k)
+  {
+    std::int32_t const length = int32();
+    if (length == -1) out.emplace_back(std::nullopt);
+    else
+    {
+      REQUIRE(length >= 0);
+      out.emplace_back(std::string{take(static_cast<std::size_t>(length))});
+    }
+  }
+  CHECK(at == s.size());
+  bool any_null = false;
+  for (auto const &e : out) any_null = any_null or not e;
+  CHECK(flags == (any_null ? 1 : 0));
+  return out;
+}
 } // namespace copy_test

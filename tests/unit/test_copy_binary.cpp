@@ -5,6 +5,7 @@
 
 #include "copy_binary_reader.hpp"
 #include "io/copy_binary.hpp"
+#include "io/csv_fields.hpp"
 #include "io/record_rules.hpp"
 
 // Expected bytes derived by hand from PostgreSQL 15's receive functions
@@ -184,4 +185,37 @@ TEST_CASE("copy_binary: the writer appends, grows past its hint and cuts "
   CHECK(out.substr(18, big.size()) == big);
   CHECK(hex(out.substr(18 + big.size())) ==
         "ff ff ff ff 00 00 00 04 00 00 00 02");
+}
+
+TEST_CASE("copy_binary: a text[] as array_recv reads it",
+          "[unit][copy_binary]")
+{
+  using loader::io::Field;
+  Field const elements[]{{"a", false}, {"", true}, {"", false}, {"\xC3\xBC", false}};
+  std::string out;
+  cb::Writer{out}.text_array(elements, 4);
+  // length 39: ndim 1, flags 1 (a NULL), element type 25 (text), 4
+  // elements from 1; then "a", NULL, "", "\xC3\xBC"
+  CHECK(hex(out) == "00 00 00 27 00 00 00 01 00 00 00 01 00 00 00 19 "
+                    "00 00 00 04 00 00 00 01 "
+                    "00 00 00 01 61 ff ff ff ff 00 00 00 00 00 00 00 02 c3 bc");
+  auto const read = copy_test::read_text_array(std::string_view{out}.substr(4));
+  REQUIRE(read.size() == 4);
+  CHECK(*read[0] == "a");
+  CHECK_FALSE(read[1]);
+  CHECK(*read[2] == "");
+  CHECK(*read[3] == "\xC3\xBC");
+
+  SECTION("no NULL element: flags 0; no elements: a dimension of 0")
+  {
+    Field const two[]{{"x", false}, {"yz", false}};
+    out.clear();
+    cb::Writer{out}.text_array(two, 2);
+    CHECK(hex(out).substr(0, 35) == "00 00 00 1f 00 00 00 01 00 00 00 00");
+    CHECK(copy_test::read_text_array(std::string_view{out}.substr(4)).size() == 2);
+    out.clear();
+    cb::Writer{out}.text_array(two, 0);
+    CHECK(hex(out) == "00 00 00 14 00 00 00 01 00 00 00 00 00 00 00 19 "
+                      "00 00 00 00 00 00 00 01");
+  }
 }

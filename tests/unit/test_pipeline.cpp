@@ -13,6 +13,7 @@
 #include "core/errors.hpp"
 #include "io/file_scan.hpp"
 #include "io/pipeline.hpp"
+#include "io/typed_copy.hpp"
 #include "temp_file.hpp"
 
 using namespace loader::io;
@@ -88,7 +89,7 @@ TEST_CASE("pipeline: every record's row reaches the sender, in order",
   REQUIRE(rows.size() == 500);
   for (std::size_t k = 0; k < rows.size(); ++k)
   {
-    REQUIRE(rows[k].size() == 28);
+    REQUIRE(rows[k].size() == std::size_t{typed_copy_columns});
     CHECK(copy_test::be(*rows[k][0]) == 9);
     CHECK(copy_test::be(*rows[k][1]) == k + 1);
     CHECK(copy_test::be(*rows[k][2]) == 0);

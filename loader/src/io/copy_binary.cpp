@@ -108,6 +108,18 @@ void Writer::bytes(std::string_view value)
   if (not value.empty()) std::memcpy(p + 4, value.data(), value.size());
 }
 
+void Writer::array_head(std::size_t size, bool any_null, std::size_t count)
+{
+  constexpr std::uint32_t text_oid = 25; // pg_type.oid of text
+  char *const p = room(24);
+  store32(p, static_cast<std::uint32_t>(size));
+  store32(p + 4, 1);                  // one dimension
+  store32(p + 8, any_null ? 1U : 0U); // has NULL elements
+  store32(p + 12, text_oid);
+  store32(p + 16, static_cast<std::uint32_t>(count));
+  store32(p + 20, 1); // lower bound
+}
+
 void Writer::date(std::string_view iso)
 {
   char *const p = room(8);

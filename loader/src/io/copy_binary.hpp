@@ -7,7 +7,8 @@
 // Written by hand because neither libpq nor libpqxx 6.4 has a binary COPY
 // encoder (libpqxx's stream_to writes text, a line at a time).  The field
 // encodings are those of PostgreSQL 15's int8recv, int4recv, textrecv,
-// bytearecv, date_recv and numeric_recv; only the types the loader sends.
+// bytearecv, date_recv, numeric_recv and array_recv (of text); only the
+// types the loader sends.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -67,7 +68,32 @@ public:
   void numeric(bool negative, std::string_view whole,
                std::string_view fraction, std::size_t dscale);
 
+  /// text[] (array_recv): int32 ndim 1, int32 flags (1 if an element is
+  /// NULL), element type text (OID 25, which array_recv requires to be
+  /// the column's), then the dimension's length and lower bound 1, then
+  /// each element as bytes() writes a field (length -1 for NULL).
+  /// Element has members text (std::string_view) and null (io::Field).
+  template <class Element>
+  void text_array(Element const *elements, std::size_t count)
+  {
+    std::size_t size = 20; // ndim, flags, element type, length, bound
+    bool any_null = false;
+    for (std::size_t k = 0; k < count; ++k)
+    {
+      any_null = any_null or elements[k].null;
+      size += 4 + (elements[k].null ? 0 : elements[k].text.size());
+    }
+    array_head(size, any_null, count);
+    for (std::size_t k = 0; k < count; ++k)
+    {
+      if (elements[k].null) null();
+      else bytes(elements[k].text);
+    }
+  }
+
 private:
+  /// The field length and the header of a one-dimensional text[].
+  void array_head(std::size_t size, bool any_null, std::size_t count);
   /// Room for n more bytes; where they go.
   char *room(std::size_t n);
   void put16(std::uint16_t v);

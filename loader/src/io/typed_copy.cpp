@@ -49,7 +49,8 @@ std::int32_t revision_of(std::string const &digits) noexcept
 }
 
 /// Room for a row: its fixed part and the fields' texts, twice for a
-/// failing record (typed and raw).
+/// failing record (typed, and raw in the array, whose header and lengths
+/// the fixed part covers).
 std::size_t size_hint(RecordFields const &f, bool passed) noexcept
 {
   std::size_t texts = 0;
@@ -100,7 +101,7 @@ void append_typed_row(std::string &out, std::int64_t batch_id,
     w.bytes(std::string_view{
       reinterpret_cast<char const *>(v.content_hash.data()),
       v.content_hash.size()});
-    for (std::size_t k = 0; k < col::count; ++k) w.null();
+    w.null(); // no raw fields
     return;
   }
 
@@ -110,6 +111,6 @@ void append_typed_row(std::string &out, std::int64_t batch_id,
     put_amount(w, *d, d->fraction.size());
   put_field(w, f[col::description]);
   w.null(); // no content hash
-  for (std::size_t k = 0; k < col::count; ++k) put_field(w, f[k]);
+  w.text_array(f.data(), f.size());
 }
 } // namespace loader::io

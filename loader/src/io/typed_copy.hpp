@@ -2,11 +2,11 @@
 // One COPY row per record for staging.invoice_valid, in PostgreSQL's
 // binary COPY format (io/copy_binary): the typed canonical values of a
 // record that passes every field rule, or the failed rules with the
-// readable values and the twelve raw fields of one that does not.  Binary
-// rather than text: the server takes each value without parsing it (a
-// million rows COPYed from a file: 1.0 s of server time instead of 1.5; a
-// million-record load, received -> staged: 1.45 s instead of 1.78, medians
-// of nine alternating runs).
+// readable values and the twelve fields as in the file of one that does
+// not.  Binary rather than text: the server takes each value without
+// parsing it (a million rows COPYed from a file: 1.0 s of server time
+// instead of 1.5; a million-record load, received -> staged: 1.45 s
+// instead of 1.78, medians of nine alternating runs).
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -21,13 +21,10 @@ inline constexpr std::string_view typed_copy_statement{
   "copy staging.invoice_valid (batch_id, record_no, rules, invoice_number, "
   "revision, status, document_type, customer_id, invoice_date, due_date, "
   "currency, net_amount, tax_amount, gross_amount, description, "
-  "content_hash, raw_invoice_number, raw_revision, raw_status, "
-  "raw_document_type, raw_customer_id, raw_invoice_date, raw_due_date, "
-  "raw_currency, raw_net_amount, raw_tax_amount, raw_gross_amount, "
-  "raw_description) from stdin (format binary)"};
+  "content_hash, raw_fields) from stdin (format binary)"};
 
 /// The columns of typed_copy_statement: the field count of every row.
-inline constexpr std::int16_t typed_copy_columns = 28;
+inline constexpr std::int16_t typed_copy_columns = 17;
 
 /// Before the first row and after the last (copy_binary's header and
 /// trailer): a stream of no rows is the two alone.
@@ -38,12 +35,14 @@ void append_typed_trailer(std::string &out);
 /// the loader's client_encoding), dates as days, amounts as numerics.
 ///  - passed (v.failed == 0): rules 0, the canonical values (revision as
 ///    an integer, amounts at the currency's minor unit, empty due_date and
-///    description NULL), the content hash (32 bytes), raw_* NULL;
+///    description NULL), the content hash (32 bytes), raw_fields NULL;
 ///  - failed: the database's mask of the failed rules, the fields as COPY
 ///    CSV stores them (NULL for unquoted empty), revision, dates and
 ///    amounts only where readable (else NULL; an amount at the scale it
-///    was written with), no hash, and raw_* = the twelve fields as COPY
-///    CSV stores them.
+///    was written with), no hash, and raw_fields = the twelve fields as
+///    COPY CSV stores them, in the contract's order (a text[]: one column,
+///    not twelve, so that a passing record's row carries one NULL for
+///    them; migrations/0026).
 /// Throws LoaderError{data} for a record_no beyond staging's integer.
 void append_typed_row(std::string &out, std::int64_t batch_id,
                       std::uint64_t record_no, RecordFields const &f,

@@ -32,18 +32,16 @@ select :b as batch_id, l.record_no,
        case when ingest.is_plain_decimal(l.net_amount) then l.net_amount::numeric end as net_amount,
        case when ingest.is_plain_decimal(l.tax_amount) then l.tax_amount::numeric end as tax_amount,
        case when ingest.is_plain_decimal(l.gross_amount) then l.gross_amount::numeric end as gross_amount,
-       l.description, l.invoice_number as raw_invoice_number, l.revision as raw_revision,
-       l.status as raw_status, l.document_type as raw_document_type,
-       l.customer_id as raw_customer_id, l.invoice_date as raw_invoice_date,
-       l.due_date as raw_due_date, l.currency as raw_currency, l.net_amount as raw_net_amount,
-       l.tax_amount as raw_tax_amount, l.gross_amount as raw_gross_amount,
-       l.description as raw_description
+       l.description,
+       array[l.invoice_number, l.revision, l.status, l.document_type, l.customer_id,
+             l.invoice_date, l.due_date, l.currency, l.net_amount, l.tax_amount,
+             l.gross_amount, l.description] as raw_fields
 from staging.invoice_line as l
 where l.batch_id = :a and l.record_no in (select record_no from ingest.rejection where batch_id = :a)
 union all
 select :b, v.record_no, 0, v.invoice_number, v.revision, v.status, v.document_type, v.customer_id,
        v.invoice_date, v.due_date, v.currency, v.net_amount, v.tax_amount, v.gross_amount,
-       v.description, null, null, null, null, null, null, null, null, null, null, null, null
+       v.description, null
 from staging.invoice_valid as v where v.batch_id = :a;
 -- the typed rows' content hashes: A's, record by record
 alter table loader_rows add column content_hash bytea;
@@ -55,10 +53,7 @@ set local role invoice_loader;
 insert into staging.invoice_valid (batch_id, record_no, rules, invoice_number, revision, status,
                                    document_type, customer_id, invoice_date, due_date, currency,
                                    net_amount, tax_amount, gross_amount, description,
-                                   raw_invoice_number, raw_revision, raw_status,
-                                   raw_document_type, raw_customer_id, raw_invoice_date,
-                                   raw_due_date, raw_currency, raw_net_amount, raw_tax_amount,
-                                   raw_gross_amount, raw_description, content_hash)
+                                   raw_fields, content_hash)
 select * from loader_rows;
 reset role;
 select ingest.mark_staged(:b, :b_attempt, 8);
