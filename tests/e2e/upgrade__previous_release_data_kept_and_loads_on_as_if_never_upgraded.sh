@@ -4,13 +4,16 @@
 # migration (HEAD while that migration is not committed); its loader is
 # built from the repository's history (tests/e2e/previous_release.sh).  It
 # migrates a database and loads the first three days of
-# tests/fixtures/five_day and the conflicting day 5 (quarantined).  This binary's migrate then applies
-# only the newer migrations and changes none of that data; it resends day
-# 3 (nothing new), loads day 4, the conflicting day 5 again (the same
-# quarantined batch) and the corrected day 5.  The database ends exactly
-# as one this binary built alone from the same files in the same order:
+# tests/fixtures/five_day and the conflicting day 5 (quarantined), and
+# stages a second source's file of records that fail field rules, killed
+# after its COPY.  This binary's migrate then applies only the newer
+# migrations and changes none of that data, the staged typed rows
+# included; it resends day 3 (nothing new), loads day 4, the conflicting
+# day 5 again (the same quarantined batch) and the corrected day 5, and
+# validates and publishes the staged file.  The database ends exactly as
+# one this binary built alone from the same files in the same order:
 # versions, batches with their states and merge counts, attempts,
-# rejections, watermark, notifications.
+# rejections with the field rules' sentences, watermark, notifications.
 source "$(dirname "$0")/lib.sh"
 
 fx=$REPO/tests/fixtures/five_day
@@ -40,6 +43,24 @@ old_schema=$("$old_loader" --version | sed -n 's/^schema //p')
   fail "the previous release ($previous_release) expects schema [$old_schema], not one before $newest"
 echo "previous release: $previous_release, schema $old_schema; this one: $newest"
 
+# A second source's file whose records fail field rules (a partial
+# policy takes them): the previous release stages it and is killed after
+# the COPY, so its typed rows, with the failed records' fields as in the
+# file, cross the upgrade in staging; this release validates and
+# publishes them.
+bad_src=initech
+bad_csv=$WORK/bad.csv
+cat >"$bad_csv" <<'CSV'
+invoice_number,revision,status,document_type,customer_id,invoice_date,due_date,currency,net_amount,tax_amount,gross_amount,description
+IN-1,0,ISSUED,INVOICE,C-1,2026-11-30,2026-12-30,EUR,100.00,19.00,119.00,kept
+IN-2,0,PAID,INVOICE,C-2,2026-11-30,,EUR,10.00,1.90,11.90,"status ""PAID"""
+IN-3,x1,ISSUED,INVOICE,C-3,2026-02-30,soon,EUR,10.005,0,10.005,
+IN-4,0,ISSUED,CREDIT_NOTE,C-4,2026-11-30,,EUR,5.00,0.95,5.95,wrong sign
+IN-5,0,ISSUED,INVOICE,,2026-11-30,"",XXX,1.00,0.00,1.00,"tab	in it"
+CSV
+printf '{"source":"%s","business_date":"2026-12-01","record_count":5,"control_total":"147.855"}\n' \
+  "$bad_src" >"$bad_csv.manifest.json"
+
 # first_days, then_days: the loads of each side, with INVOICE_LOADER and
 # E2E_DB set by the caller.
 first_days() {
@@ -49,12 +70,20 @@ first_days() {
   load_day day2.csv 2026-12-02; expect_rc 0
   load_day day3.csv 2026-12-03; expect_rc 0
   load_day day5-conflict.csv 2026-12-05; expect_rc 65
+  register_source "$bad_src" --start-date 2026-12-01 --policy partial --max-rejected-share 0.9
+  set +e
+  INVOICE_LOADER_FAILPOINT=after_staged "$INVOICE_LOADER" --dsn "dbname=$E2E_DB user=invoice_loader" \
+    load --source "$bad_src" --business-date 2026-12-01 --input "$bad_csv" >"$WORK/out" 2>"$WORK/err"
+  RC=$?
+  set -e
+  expect_rc 137
 }
 then_days() {
   load_day day3.csv 2026-12-03; expect_rc 0; expect_output_has "already published"
   load_day day4.csv 2026-12-04; expect_rc 0
   load_day day5-conflict.csv 2026-12-05; expect_rc 65
   load_day day5.csv 2026-12-05; expect_rc 0
+  load --source "$bad_src" --business-date 2026-12-01 --input "$bad_csv"; expect_rc 0
 }
 # everything: what the loads left, one line a table, without the clock,
 # run ids, hosts and content hashes (a release may hash anew; what a
@@ -72,9 +101,28 @@ everything() {
   q "select string_agg(format('b%s a%s %s %s->%s', batch_id, attempt_no, outcome, state_at_start,
                               state_at_end), '; ' order by batch_id, attempt_no)
      from ingest.attempt"
-  q "select string_agg(format('b%s r%s %s %s', batch_id, record_no, invoice_number, rule), '; '
+  # a field rule's sentence quotes the field as in the file
+  q "select string_agg(format('b%s r%s %s %s %s', batch_id, record_no, invoice_number, rule,
+                              case when rule in (select f.rule from ingest.field_rule as f)
+                                   then detail end), '; '
                        order by batch_id, record_no, rule)
      from ingest.rejection"
+  q "select string_agg(format('b%s r%s %s', batch_id, record_no, gross_amount), '; '
+                       order by batch_id, record_no, rule)
+     from ingest.rejection_row"
+  # staged typed rows and their fields as in the file, whichever columns
+  # hold them (twelve raw_* before migration 0026, raw_fields after)
+  q "select coalesce(string_agg(format('b%s r%s rules=%s %s', v.batch_id, v.record_no, v.rules,
+                                       coalesce(nullif(j -> 'raw_fields', 'null'),
+                                                jsonb_build_array(j -> 'raw_invoice_number',
+                                                  j -> 'raw_revision', j -> 'raw_status',
+                                                  j -> 'raw_document_type', j -> 'raw_customer_id',
+                                                  j -> 'raw_invoice_date', j -> 'raw_due_date',
+                                                  j -> 'raw_currency', j -> 'raw_net_amount',
+                                                  j -> 'raw_tax_amount', j -> 'raw_gross_amount',
+                                                  j -> 'raw_description'))), '; '
+                                order by v.batch_id, v.record_no), '-')
+     from staging.invoice_valid as v, to_jsonb(v) as j"
   q "select string_agg(format('%s %s', source, business_date), '; ' order by source) from ingest.watermark"
   q "select string_agg(format('n%s b%s %s %s %s', notification_id, batch_id, kind, state,
                               payload -> 'counts'), '; ' order by notification_id)
@@ -95,6 +143,13 @@ E2E_DB=$up run "$PGUSER" migrate
 expect_rc 0
 expect_output_has "migrated: $pending migration(s) applied,"
 expect_eq "the data after the upgrade" "$before" "$(E2E_DB=$up everything)"
+expect_eq "the staged batch's failed records kept their fields as in the file" \
+  "IN-2|0|PAID|INVOICE|C-2|2026-11-30|(null)|EUR|10.00|1.90|11.90|status \"PAID\"
+IN-3|x1|ISSUED|INVOICE|C-3|2026-02-30|soon|EUR|10.005|0|10.005|(null)
+IN-4|0|ISSUED|CREDIT_NOTE|C-4|2026-11-30|(null)|EUR|5.00|0.95|5.95|wrong sign
+IN-5|0|ISSUED|INVOICE|(null)|2026-11-30||XXX|1.00|0.00|1.00|tab	in it" \
+  "$(E2E_DB=$up q "select array_to_string(v.raw_fields, '|', '(null)')
+                   from staging.invoice_valid as v where v.rules <> 0 order by v.record_no")"
 E2E_DB=$up run invoice_loader status
 expect_rc 0
 
@@ -105,7 +160,13 @@ expect_eq "day 5 current view on the upgraded database" \
   "$(E2E_DB=$up current_view)"
 expect_eq "versions on the upgraded database" 13 "$(E2E_DB=$up version_count)"
 expect_eq "watermark on the upgraded database" 2026-12-05 "$(E2E_DB=$up watermark_of "$src")"
-expect_eq "publish notifications on the upgraded database" 5 "$(E2E_DB=$up notifications batch_published)"
+expect_eq "publish notifications on the upgraded database (days 1-5, and $bad_src's)" 6 \
+  "$(E2E_DB=$up notifications batch_published)"
+expect_eq "$bad_src: its passing record published, the others rejected" "IN-1 119.00; rejected 4" \
+  "$(E2E_DB=$up q "select string_agg(invoice_number || ' ' || gross_amount, ', ') || '; rejected '
+                          || (select count(distinct record_no) from ingest.rejection as r
+                              join ingest.batch as b using (batch_id) where b.source = '$bad_src')
+                   from reporting.invoice where source = '$bad_src'")"
 E2E_DB=$up check_invariants
 
 # The same files with this release alone: the same database.
