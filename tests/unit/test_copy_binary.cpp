@@ -195,7 +195,8 @@ TEST_CASE("copy_binary: a text[] as array_recv reads it",
   std::string out;
   cb::Writer{out}.text_array(elements, 4);
   // length 39: ndim 1, flags 1 (a NULL), element type 25 (text), 4
-  // elements from 1; then "a", NULL, "", "\xC3\xBC"
+  // elements from 1; then "a", NULL, "", "\xC3\xBC".  The bytes of
+  // array_send(array['a', null, '', 'ü']::text[]) after the length.
   CHECK(hex(out) == "00 00 00 27 00 00 00 01 00 00 00 01 00 00 00 19 "
                     "00 00 00 04 00 00 00 01 "
                     "00 00 00 01 61 ff ff ff ff 00 00 00 00 00 00 00 02 c3 bc");
@@ -206,16 +207,13 @@ TEST_CASE("copy_binary: a text[] as array_recv reads it",
   CHECK(*read[2] == "");
   CHECK(*read[3] == "\xC3\xBC");
 
-  SECTION("no NULL element: flags 0; no elements: a dimension of 0")
+  SECTION("no NULL element: flags 0 (array_send(array['x', 'yz']::text[]))")
   {
     Field const two[]{{"x", false}, {"yz", false}};
     out.clear();
     cb::Writer{out}.text_array(two, 2);
-    CHECK(hex(out).substr(0, 35) == "00 00 00 1f 00 00 00 01 00 00 00 00");
+    CHECK(hex(out) == "00 00 00 1f 00 00 00 01 00 00 00 00 00 00 00 19 "
+                      "00 00 00 02 00 00 00 01 00 00 00 01 78 00 00 00 02 79 7a");
     CHECK(copy_test::read_text_array(std::string_view{out}.substr(4)).size() == 2);
-    out.clear();
-    cb::Writer{out}.text_array(two, 0);
-    CHECK(hex(out) == "00 00 00 14 00 00 00 01 00 00 00 00 00 00 00 19 "
-                      "00 00 00 00 00 00 00 01");
   }
 }
