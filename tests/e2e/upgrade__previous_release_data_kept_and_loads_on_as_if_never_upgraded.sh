@@ -71,12 +71,10 @@ first_days() {
   load_day day3.csv 2026-12-03; expect_rc 0
   load_day day5-conflict.csv 2026-12-05; expect_rc 65
   register_source "$bad_src" --start-date 2026-12-01 --policy partial --max-rejected-share 0.9
-  set +e
-  INVOICE_LOADER_FAILPOINT=after_staged "$INVOICE_LOADER" --dsn "dbname=$E2E_DB user=invoice_loader" \
-    load --source "$bad_src" --business-date 2026-12-01 --input "$bad_csv" >"$WORK/out" 2>"$WORK/err"
-  RC=$?
-  set -e
+  INVOICE_LOADER_FAILPOINT=after_staged load --source "$bad_src" --business-date 2026-12-01 \
+    --input "$bad_csv"
   expect_rc 137
+  expect_output_has "failpoint after_staged"
 }
 then_days() {
   load_day day3.csv 2026-12-03; expect_rc 0; expect_output_has "already published"
