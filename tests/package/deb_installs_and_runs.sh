@@ -3,8 +3,11 @@
 # (dpkg -x, no installation) into a usable tree: the binary runs (--version
 # names the package's version, --help the commands), the man page renders
 # with man -l and documents the commands and the exit codes, the control
-# file's Depends names libpq5 and libpqxx (dpkg-shlibdeps), and the bash
-# completion, docs and example systemd units are where the man page says.
+# file's Depends names libpq5 (dpkg-shlibdeps), the binary needs no C++
+# shared library (INVOICE_LOADER_STATIC_CXX: the C++ runtime, libpqxx and
+# Boost.Program_options are linked in, for a faster start) and so Depends
+# names none, and the bash completion, docs and example systemd units are
+# where the man page says.
 #
 # Usage: tests/package/deb_installs_and_runs.sh DEB
 set -euo pipefail
@@ -22,6 +25,14 @@ check() { # check DESCRIPTION CMD...
 }
 # shellcheck disable=SC2317  # called through check
 has() { grep -qE -- "$2" "$1"; }
+# shellcheck disable=SC2317  # called through check
+not_has_word() { # the package name $1 (its + and . literal) on stdin
+  local re=${1//+/\\+}
+  re=${re//./\\.}
+  ! grep -qE -- "(^|, )${re}[-0-9.]*( |,|\$)"
+}
+# shellcheck disable=SC2317  # called through check
+lacks() { ! grep -qE -- "$2" "$1"; }
 
 [[ -f $deb ]] || { echo "not ok - $deb does not exist"; exit 1; }
 version=$(dpkg-deb -f "$deb" Version)
@@ -30,7 +41,10 @@ check "file name is invoice-loader_<version>_<arch>.deb" \
   test "$(basename "$deb")" = "invoice-loader_${version}_${arch}.deb"
 depends=$(dpkg-deb -f "$deb" Depends)
 check "Depends lists libpq5 ($depends)" grep -qE '(^|, )libpq5( |,|$)' <<<"$depends"
-check "Depends lists libpqxx" grep -qE '(^|, )libpqxx-[0-9.]+( |,|$)' <<<"$depends"
+for lib in libpqxx libboost-program-options libstdc++6; do
+  check "Depends does not list $lib (linked statically)" \
+    not_has_word "$lib" <<<"$depends"
+done
 for field in Maintainer Section Description; do
   check "control field $field is set" test -n "$(dpkg-deb -f "$deb" "$field")"
 done
@@ -39,6 +53,12 @@ dpkg -x "$deb" "$work/root"
 root=$work/root
 bin=$root/usr/bin/invoice-loader
 check "the binary is usr/bin/invoice-loader" test -x "$bin"
+readelf -d "$bin" >"$work/dynamic"
+for lib in libstdc++ libgcc_s libpqxx libboost_program_options; do
+  check "the binary does not load $lib at run time" \
+    lacks "$work/dynamic" "NEEDED.*\[$lib"
+done
+check "the binary loads libpq at run time" has "$work/dynamic" 'NEEDED.*\[libpq\.so'
 
 rc=0; "$bin" --version >"$work/version" 2>&1 || rc=$?
 check "--version exits 0" test "$rc" = 0
