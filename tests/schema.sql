@@ -957,7 +957,7 @@ ALTER FUNCTION reporting.invoice_as_of_batch(p_batch_id bigint) OWNER TO invoice
 
 CREATE TABLE core.invoice_version (
     source text NOT NULL,
-    invoice_number text NOT NULL,
+    invoice_number text NOT NULL COLLATE pg_catalog."C",
     revision integer NOT NULL,
     status text NOT NULL,
     document_type text NOT NULL,
@@ -1000,7 +1000,7 @@ ALTER TABLE core.invoice_version OWNER TO invoice_owner;
 
 CREATE TABLE core.invoice_version_period (
     source text NOT NULL,
-    invoice_number text NOT NULL,
+    invoice_number text NOT NULL COLLATE pg_catalog."C",
     revision integer NOT NULL,
     status text NOT NULL,
     document_type text NOT NULL,
@@ -1029,7 +1029,7 @@ ALTER TABLE core.invoice_version_period OWNER TO invoice_owner;
 
 CREATE TABLE core.invoice_version_reverted (
     source text NOT NULL,
-    invoice_number text NOT NULL,
+    invoice_number text NOT NULL COLLATE pg_catalog."C",
     revision integer NOT NULL,
     status text NOT NULL,
     document_type text NOT NULL,
@@ -1673,7 +1673,7 @@ ALTER TABLE staging.invoice_line OWNER TO invoice_owner;
 CREATE UNLOGGED TABLE staging.invoice_valid (
     batch_id bigint NOT NULL,
     record_no integer NOT NULL,
-    invoice_number text,
+    invoice_number text COLLATE pg_catalog."C",
     revision integer,
     status text,
     document_type text,
@@ -1702,7 +1702,7 @@ ALTER TABLE staging.invoice_valid OWNER TO invoice_owner;
 
 CREATE UNLOGGED TABLE staging.key_version (
     batch_id bigint NOT NULL,
-    invoice_number text NOT NULL,
+    invoice_number text NOT NULL COLLATE pg_catalog."C",
     revision integer NOT NULL,
     is_current boolean NOT NULL,
     content_hash bytea NOT NULL,
