@@ -24,56 +24,38 @@
 --
 -- A collation change rebuilds the column's indexes; it does not rewrite
 -- the table.  ALTER COLUMN refuses while a view or a trigger's WHEN uses
--- the column, so the two reporting views are made again as 0024 left them
--- (with their comments and grants), and the guard trigger is dropped here
--- and made again by sql/core/guard_invoice_version.sql, which migrate
--- applies after the migrations in the same transaction (a new database has
--- no trigger yet at this point: if exists).
+-- the column, so the two reporting views are made again from their own
+-- definitions (pg_get_viewdef, read before the drop), with their comments
+-- and grants, and the guard trigger is dropped here and made again by
+-- sql/core/guard_invoice_version.sql, which migrate applies after the
+-- migrations in the same transaction (a new database has no trigger yet at
+-- this point: if exists).
 set local role invoice_owner;
 
-drop view reporting.invoice;
-drop view reporting.invoice_version;
-drop trigger if exists invoice_version_is_history on core.invoice_version;
+do $$
+declare
+  v_invoice text := pg_catalog.pg_get_viewdef('reporting.invoice'::regclass);
+  v_version text := pg_catalog.pg_get_viewdef('reporting.invoice_version'::regclass);
+begin
+  drop view reporting.invoice;
+  drop view reporting.invoice_version;
+  drop trigger if exists invoice_version_is_history on core.invoice_version;
 
-alter table core.invoice_version
-  alter column invoice_number type text collate "C";
-alter table core.invoice_version_reverted
-  alter column invoice_number type text collate "C";
-alter table core.invoice_version_period
-  alter column invoice_number type text collate "C";
-alter table staging.invoice_valid
-  alter column invoice_number type text collate "C";
-alter table staging.key_version
-  alter column invoice_number type text collate "C";
+  alter table core.invoice_version
+    alter column invoice_number type text collate "C";
+  alter table core.invoice_version_reverted
+    alter column invoice_number type text collate "C";
+  alter table core.invoice_version_period
+    alter column invoice_number type text collate "C";
+  alter table staging.invoice_valid
+    alter column invoice_number type text collate "C";
+  alter table staging.key_version
+    alter column invoice_number type text collate "C";
 
--- As migrations/0024 made them.
-create view reporting.invoice as
-select v.source, v.invoice_number, v.revision, v.document_type, v.customer_id,
-       v.invoice_date, v.due_date, v.currency, v.net_amount, v.tax_amount,
-       v.gross_amount, v.description, v.batch_id, v.published_at
-from core.invoice_version as v
-where v.status = 'ISSUED'
-  and v.batch_id <> all (array(select p.batch_id from ingest.pending_publication as p))
-  and (v.is_current
-       or v.superseded_by_batch_id = any (array(select p.batch_id from ingest.pending_publication as p)));
-
-create view reporting.invoice_version as
-select v.source, v.invoice_number, v.revision, v.status, v.document_type, v.customer_id,
-       v.invoice_date, v.due_date, v.currency, v.net_amount, v.tax_amount,
-       v.gross_amount, v.description,
-       v.is_current
-       or coalesce(v.superseded_by_batch_id
-                     = any (array(select p.batch_id from ingest.pending_publication as p)), false)
-         as is_current,
-       v.batch_id, v.published_at,
-       case when v.superseded_by_batch_id
-                   = any (array(select p.batch_id from ingest.pending_publication as p))
-            then null else v.superseded_by_batch_id end as superseded_by_batch_id,
-       case when v.superseded_by_batch_id
-                   = any (array(select p.batch_id from ingest.pending_publication as p))
-            then null else v.superseded_at end as superseded_at
-from core.invoice_version as v
-where v.batch_id <> all (array(select p.batch_id from ingest.pending_publication as p));
+  execute pg_catalog.format('create view reporting.invoice as %s', v_invoice);
+  execute pg_catalog.format('create view reporting.invoice_version as %s', v_version);
+end;
+$$;
 
 comment on view reporting.invoice is 'One row per current, non-void invoice.';
 comment on view reporting.invoice_version is 'Every published version, with the batch that published it and the batch that superseded it (NULL while current).';
