@@ -7,12 +7,14 @@
 -- the C locale (the tests' and the benchmark's clusters) a memcmp().  A
 -- million keys into one such unique index took 3.4 s under de_DE.utf8
 -- against 1.8-1.9 s under C, and a 1M load 13-15 s against 10 s
--- (docs/PERFORMANCE.md, "Invoice numbers compare by bytes").  Equality does not change: libc and ICU collations are
--- deterministic, so a key is unique, found and joined exactly as before.
--- Order does: ORDER BY invoice_number is now byte order (`-` `.` `/`,
--- digits, A-Z, `_`, a-z: the contract's alphabet) on every server, as it
--- always was under C.  A consumer who wants the locale's order writes
--- ORDER BY invoice_number COLLATE "<locale>".
+-- (docs/PERFORMANCE.md, "Invoice numbers compare by bytes").  Equality
+-- does not change: libc and ICU collations are deterministic, so a key is
+-- unique, found and joined exactly as before.  Order does: ORDER BY
+-- invoice_number is now byte order (`-` `.` `/`, digits, A-Z, `_`, a-z:
+-- the contract's alphabet) on every server, as it always was under C.  A
+-- consumer who wants the locale's order writes ORDER BY invoice_number
+-- COLLATE "default"; one who compares whole rows with literals as records
+-- gives the literal COLLATE "C" (docs/DATA_MODEL.md).
 --
 -- The columns: the versions and their two side tables (reverted, restored
 -- periods), and the loader's typed staging and the key history, whose
