@@ -2,8 +2,8 @@
 # install-deps.sh: install the Debian 12 packages that building and testing
 # invoice-loader need: compiler and CMake, PostgreSQL 15 with pgTAP and
 # pg_cron and pg_auto_failover (the HA test), libpqxx/libpq, Boost.Program_options and the Boost headers
-# (UUID, Algorithm), nlohmann-json, Catch2 v2, pg_prove, libcurl and
-# OpenSSL, curl(1), openssl(1) and python3 (the transport tests' loopback
+# (UUID, Algorithm), nlohmann-json, Catch2 v2, pg_prove, libcurl, Nettle
+# (SHA-256), curl(1), openssl(1) and python3 (the transport tests' loopback
 # servers, tests/tools/README.md), python3-paramiko (the loopback SFTP
 # server of the sftp:// test; a library, no SSH service), locales (the connection tests make a
 # German server locale); for the benchmarks (bench/run.py, behind
@@ -47,7 +47,7 @@ packages=(
   catch2
   libtap-parser-sourcehandler-pgtap-perl
   libcurl4-openssl-dev
-  libssl-dev
+  nettle-dev
   ca-certificates
   curl
   openssl

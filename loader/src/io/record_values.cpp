@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 
-#include <openssl/evp.h>
+#include <nettle/sha2.h>
 
 #include "core/digits.hpp"
 #include "core/errors.hpp"
@@ -137,53 +138,22 @@ bool is_iso_date(std::string_view p) noexcept
   return day >= 1 and day <= days;
 }
 
-namespace
-{
-/// One SHA-256 per record: a context and an algorithm fetched once per
-/// thread, reset for each digest.  (OpenSSL 3's one-shot SHA256() fetches
-/// the algorithm, under a lock, on every call: a third of the pass.)
-class RecordDigest
-{
-public:
-  RecordDigest() :
-          m_md{EVP_MD_fetch(nullptr, "SHA256", nullptr)},
-          m_ctx{EVP_MD_CTX_new()}
-  {}
-  ~RecordDigest()
-  {
-    EVP_MD_CTX_free(m_ctx);
-    EVP_MD_free(m_md);
-  }
-  RecordDigest(RecordDigest const &) = delete;
-  RecordDigest &operator=(RecordDigest const &) = delete;
-
-  std::array<unsigned char, 32> of(std::string const &bytes)
-  {
-    std::array<unsigned char, 32> digest{};
-    unsigned int size = 0;
-    if (m_md == nullptr or m_ctx == nullptr or
-        EVP_DigestInit_ex2(m_ctx, m_md, nullptr) != 1 or
-        EVP_DigestUpdate(m_ctx, bytes.data(), bytes.size()) != 1 or
-        EVP_DigestFinal_ex(m_ctx, digest.data(), &size) != 1 or
-        size != digest.size())
-      throw LoaderError{ErrorKind::internal,
-                        "SHA-256 of a record's content failed (OpenSSL)"};
-    return digest;
-  }
-
-private:
-  EVP_MD *m_md;
-  EVP_MD_CTX *m_ctx;
-};
-} // namespace
-
 std::array<unsigned char, 32> content_hash(
   std::array<std::string_view const *, 10> const &values,
   std::string &scratch)
 {
-  thread_local RecordDigest digest;
   scratch.clear();
   for (std::string_view const *v : values) append_hashed(scratch, v);
-  return digest.of(scratch);
+  // Nettle's SHA-256: a plain context on the stack, no per-call algorithm
+  // lookup (OpenSSL 3's EVP took 140-250 ms a million records against
+  // 90 ms here, and its first use reads openssl.cnf and loads a provider:
+  // docs/PERFORMANCE.md, "SHA-256 without OpenSSL's start").
+  sha256_ctx ctx;
+  sha256_init(&ctx);
+  sha256_update(&ctx, scratch.size(),
+                reinterpret_cast<std::uint8_t const *>(scratch.data()));
+  std::array<unsigned char, 32> digest{};
+  sha256_digest(&ctx, digest.size(), digest.data());
+  return digest;
 }
 } // namespace loader::io

@@ -1,11 +1,12 @@
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
 namespace loader::io
 {
-/// Streaming SHA-256 (OpenSSL EVP).  Feed any number of chunks, then hex().
+/// Streaming SHA-256 (Nettle).  Feed any number of chunks, then hex().
 class Sha256
 {
 public:
