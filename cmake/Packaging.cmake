@@ -99,6 +99,11 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # name_version_arch.deb (no release)
 set(CPACK_DEBIAN_PACKAGE_SECTION database)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# libcurl is opened with dlopen when a URL, a feed or a notification first
+# needs it (loader/src/net/curl_lazy.cpp), so dpkg-shlibdeps cannot see it:
+# named here, and CPack adds what dpkg-shlibdeps finds.  7.84: the oldest
+# with the thread-safe curl_global_init and curl_easy_header net/ relies on.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libcurl4 (>= 7.84.0)")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "postgresql-client")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "bash-completion, postgresql-15-cron")
 set(CPACK_STRIP_FILES ON)

@@ -3,7 +3,9 @@
 # (dpkg -x, no installation) into a usable tree: the binary runs (--version
 # names the package's version, --help the commands), the man page renders
 # with man -l and documents the commands and the exit codes, the control
-# file's Depends names libpq5 (dpkg-shlibdeps), the binary needs no C++
+# file's Depends names libpq5 and libnettle8 (dpkg-shlibdeps) and libcurl4
+# (opened with dlopen on first use, so named by hand; `load --help` opens
+# it), the binary needs neither libcurl at start nor any C++
 # shared library (INVOICE_LOADER_STATIC_CXX: the C++ runtime, libpqxx and
 # Boost.Program_options are linked in, for a faster start) and so Depends
 # names none, and the bash completion, docs and example systemd units are
@@ -35,6 +37,10 @@ check "file name is invoice-loader_<version>_<arch>.deb" \
   test "$(basename "$deb")" = "invoice-loader_${version}_${arch}.deb"
 depends=$(dpkg-deb -f "$deb" Depends)
 check "Depends lists libpq5 ($depends)" grep -qE '(^|, )libpq5( |,|$)' <<<"$depends"
+check "Depends lists libnettle8 (SHA-256)" grep -qE '(^|, )libnettle8( |,|$)' <<<"$depends"
+# libcurl is opened on first use (dlopen), so dpkg-shlibdeps cannot see it
+check "Depends lists libcurl4 (opened when a URL needs it)" \
+  grep -qE '(^|, )libcurl4 \(>= 7\.84\.0\)' <<<"$depends"
 echo "$depends" >"$work/depends"
 for lib in libpqxx 'libboost-program-options' 'libstdc\+\+6'; do
   check "Depends does not list ${lib//\\/} (linked statically)" \
@@ -54,6 +60,8 @@ for lib in libstdc++ libgcc_s libpqxx libboost_program_options; do
     lacks "$work/dynamic" "NEEDED.*\[$lib"
 done
 check "the binary loads libpq at run time" has "$work/dynamic" 'NEEDED.*\[libpq\.so'
+check "the binary does not load libcurl at start (opened on first use)" \
+  lacks "$work/dynamic" 'NEEDED.*\[libcurl'
 
 rc=0; "$bin" --version >"$work/version" 2>&1 || rc=$?
 check "--version exits 0" test "$rc" = 0
@@ -64,6 +72,11 @@ check "--help exits 0" test "$rc" = 0
 for cmd in migrate 'source add' load status; do
   check "--help names the command '$cmd'" has "$work/help" "^  $cmd "
 done
+# load --help asks libcurl for its protocols: the library opens on demand
+rc=0; "$bin" load --help >"$work/load-help" 2>&1 || rc=$?
+check "load --help exits 0" test "$rc" = 0
+check "load --help names libcurl's URL schemes (libcurl opened)" \
+  has "$work/load-help" '^URLs: http, https.*\(libcurl/'
 
 man_page=$root/usr/share/man/man1/invoice-loader.1.gz
 check "the man page is usr/share/man/man1/invoice-loader.1.gz" test -f "$man_page"
