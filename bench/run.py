@@ -113,6 +113,9 @@ def parser():
     load.add_argument("--skip-tuned", action="store_true",
                       help="leave out the rows with the recommended server "
                       "settings of docs/OPERATIONS.md")
+    load.add_argument("--skip-locale", action="store_true",
+                      help="leave out the load into a database of the libc "
+                      "locale de_DE.UTF-8")
     load.add_argument("--skip-catch-up", action="store_true",
                       help="leave out the catch-up row")
     load.add_argument("--skip-files", action="store_true",

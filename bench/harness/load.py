@@ -21,6 +21,7 @@ from harness.common import (BATCH_DATE, BENCH, IDENTIFIER, REPO, SOURCE,
                             timed, utc_now, value, write_json)
 from harness.catchup import CatchUp
 from harness.duplicates import IN_LOAD, Duplicates
+from harness.libc_locale import LibcLocale
 from harness.load_report import LOAD_METRICS, NOT_INSTALLED, Figures
 from harness.overhistory import OverHistory
 from harness.readers import ReadersDuringPublication
@@ -58,6 +59,8 @@ class Bench(Figures):
         self.tuned = Tuned(self, self.over, "--skip-tuned" if
                            args.skip_tuned else "not in --smoke" if
                            args.smoke else None)
+        self.libc_locale = LibcLocale(self, "--skip-locale" if
+                                      args.skip_locale else None)
 
     # ------------------------------------------------------------ the files
     def make_files(self):
@@ -164,15 +167,15 @@ class Bench(Figures):
         psql(db, "load/text_table.sql", header=header)
         return header
 
-    def measure_load(self, f, rep, tool="load"):
-        """The loader into a fresh copy of the template, reading the file
+    def measure_load(self, f, rep, tool="load", template="bench_tpl"):
+        """The loader into a fresh copy of TEMPLATE, reading the file
         (or, for TOOL load_url, its URL and its manifest's) with an empty
         spool; Failure unless the batch is published with every invoice of
         the file."""
         if tool == "load_url" and self.no_url:
             return
         db = "bench_load"
-        fresh_db(db, "bench_tpl")
+        fresh_db(db, template)
         source_args = ["--input", str(f["csv"]), "--manifest",
                        str(f["manifest"])]
         if tool == "load_url":
@@ -260,23 +263,29 @@ class Bench(Figures):
                  f"{rounded(child.wall_ms)} ms")
         drop_db(db)
 
+    def migrate_template(self, db):
+        """DB, just created: migrated, the source registered from
+        BATCH_DATE (its first business date is the batch's)."""
+        run_quietly([self.loader, "-q", "--dsn", f"dbname={db}", "migrate"],
+                    f"migrate of {db}")
+        run_quietly([self.loader, "-q", "--dsn",
+                     f"dbname={db} user=invoice_operator", "source", "add",
+                     SOURCE, "--start-date", BATCH_DATE],
+                    f"source add in {db}")
+
     def measure(self):
         """Loader and baselines alternate within each repetition, so that
         drift hits all of them."""
         note(f"template database bench_tpl: migrated, source {SOURCE} from "
              f"{BATCH_DATE}")
         fresh_db("bench_tpl", "template1")
-        run_quietly([self.loader, "-q", "--dsn", "dbname=bench_tpl",
-                     "migrate"], "migrate of bench_tpl")
-        run_quietly([self.loader, "-q", "--dsn",
-                     "dbname=bench_tpl user=invoice_operator", "source",
-                     "add", SOURCE, "--start-date", BATCH_DATE],
-                    "source add in bench_tpl")
+        self.migrate_template("bench_tpl")
         if not self.pgloader:
             note(f"pgloader: {NOT_INSTALLED}; its row says so")
         self.duplicates.prepare()
         self.catchup.prepare()
         self.over.prepare()
+        self.libc_locale.prepare()
         pg_file = self.pgloader_file()
         seed = self.files[0]
         self.start_http()
@@ -286,6 +295,7 @@ class Bench(Figures):
             self.measure_copy(seed, rep)
             if seed is pg_file:
                 self.measure_pgloader(seed, rep)
+                self.libc_locale.measure(seed, rep)
             self.catchup.measure(rep)
         reps = 1 if self.smoke else self.args.reps
         for rep in range(1, reps + 1):
@@ -293,6 +303,7 @@ class Bench(Figures):
                 self.measure_load(f, rep)
                 if f["role"] == "big":
                     self.measure_load(f, rep, "load_url")
+                    self.libc_locale.measure(f, rep)
                 self.measure_copy(f, rep)
                 if f is pg_file:
                     self.measure_pgloader(f, rep)
@@ -358,6 +369,7 @@ def run(args):
                         "skip_history": args.skip_history,
                         "skip_publish": args.skip_publish,
                         "skip_tuned": args.skip_tuned,
+                        "skip_locale": args.skip_locale,
                         "skip_catch_up": args.skip_catch_up,
                         "skip_files": args.skip_files,
                         "dev": args.dev, "days": args.days,
@@ -382,7 +394,7 @@ def run(args):
             "figures": [r[2] for r in rows], "history": history,
             "over_history": b.over.json(), "readers": b.readers.json(),
             "catch_up": b.catchup.json(),
-            "tuned": b.tuned.json()})
+            "tuned": b.tuned.json(), "libc_locale": b.libc_locale.json()})
         if b.failures and not args.smoke:
             print(f"bench: {len(b.failures)} baseline measurement(s) failed "
                   "(see above)", file=sys.stderr)

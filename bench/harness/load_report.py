@@ -168,6 +168,7 @@ class Figures:
         rows += self.over.rows(big_f["records"] if big else None)
         rows += self.readers.rows()
         rows += self.tuned.rows(big)
+        rows += self.libc_locale.rows(self.pgloader_file() or big_f)
         rows.sort(key=lambda r: r[0])
         return rows
 
@@ -205,6 +206,7 @@ class Figures:
             out.append(f"file: {f['csv']}, {f['records']} invoices, "
                        f"{f['bytes']} bytes")
         out += self.over.workload_lines() + self.tuned.workload_lines()
+        out += self.libc_locale.workload_lines()
         if not self.catchup.missing:
             out.append(f"catch-up: {self.catchup.days} dates "
                        f"({self.catchup.dates[0]} to "
@@ -248,7 +250,9 @@ class Figures:
                   "COPY", "validation", "publication", "attempt"]]
         for _, m in sorted(reps.items()):
             what = {"hist": " (over the history)", "big_tuned": " (tuned)",
-                    "hist_tuned": " (over the history, tuned)"}
+                    "hist_tuned": " (over the history, tuned)",
+                    "big_locale": " (de_DE.UTF-8 database)",
+                    "seed_locale": " (seed, de_DE.UTF-8 database)"}
             table.append([str(m["rep"]), str(m["records"]) +
                           what.get(m["role"], ""), m["tool"],
                           rounded(m["wall_ms"]), str(m["rss_kb"])] +
