@@ -201,7 +201,8 @@ class Bench(Figures):
                 f"reporting.invoice (want {f['records']})")
         self.record(f, rep, tool, child, batch_id=t["batch_id"],
                     **{k: t[k] for k in LOAD_METRICS})
-        note(f"rep {rep}, {f['records']} invoices: {tool} "
+        into = "" if template == "bench_tpl" else f" into a copy of {template}"
+        note(f"rep {rep}, {f['records']} invoices: {tool}{into} "
              f"{rounded(child.wall_ms)} ms (COPY {t['copy_ms']}, validation "
              f"{t['validate_ms']}, publication {t['publish_ms']}), peak RSS "
              f"{child.rss_kb} kB")
