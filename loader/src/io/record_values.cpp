@@ -7,7 +7,6 @@
 #include <nettle/sha2.h>
 
 #include "core/digits.hpp"
-#include "core/errors.hpp"
 
 // The values the field rules read (record_rules.hpp): plain decimals with
 // their exact sum and canonical text, ISO dates, the content hash.
