@@ -288,6 +288,7 @@ class Bench(Figures):
         self.over.prepare()
         self.libc_locale.prepare()
         pg_file = self.pgloader_file()
+        locale_file = self.libc_locale.file()
         seed = self.files[0]
         self.start_http()
         for rep in range(1, self.small_reps + 1):
@@ -296,6 +297,7 @@ class Bench(Figures):
             self.measure_copy(seed, rep)
             if seed is pg_file:
                 self.measure_pgloader(seed, rep)
+            if seed is locale_file:
                 self.libc_locale.measure(seed, rep)
             self.catchup.measure(rep)
         reps = 1 if self.smoke else self.args.reps
@@ -304,6 +306,7 @@ class Bench(Figures):
                 self.measure_load(f, rep)
                 if f["role"] == "big":
                     self.measure_load(f, rep, "load_url")
+                if f is locale_file:
                     self.libc_locale.measure(f, rep)
                 self.measure_copy(f, rep)
                 if f is pg_file:

@@ -168,7 +168,7 @@ class Figures:
         rows += self.over.rows(big_f["records"] if big else None)
         rows += self.readers.rows()
         rows += self.tuned.rows(big)
-        rows += self.libc_locale.rows(self.pgloader_file() or big_f)
+        rows += self.libc_locale.rows()
         rows.sort(key=lambda r: r[0])
         return rows
 

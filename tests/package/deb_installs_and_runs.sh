@@ -36,12 +36,12 @@ arch=$(dpkg-deb -f "$deb" Architecture)
 check "file name is invoice-loader_<version>_<arch>.deb" \
   test "$(basename "$deb")" = "invoice-loader_${version}_${arch}.deb"
 depends=$(dpkg-deb -f "$deb" Depends)
-check "Depends lists libpq5 ($depends)" grep -qE '(^|, )libpq5( |,|$)' <<<"$depends"
-check "Depends lists libnettle8 (SHA-256)" grep -qE '(^|, )libnettle8( |,|$)' <<<"$depends"
+echo "$depends" >"$work/depends"
+check "Depends lists libpq5 ($depends)" has "$work/depends" '(^|, )libpq5( |,|$)'
+check "Depends lists libnettle8 (SHA-256)" has "$work/depends" '(^|, )libnettle8( |,|$)'
 # libcurl is opened on first use (dlopen), so dpkg-shlibdeps cannot see it
 check "Depends lists libcurl4 (opened when a URL needs it)" \
-  grep -qE '(^|, )libcurl4 \(>= 7\.84\.0\)' <<<"$depends"
-echo "$depends" >"$work/depends"
+  has "$work/depends" '(^|, )libcurl4 \(>= 7\.84\.0\)'
 for lib in libpqxx 'libboost-program-options' 'libstdc\+\+6'; do
   check "Depends does not list ${lib//\\/} (linked statically)" \
     lacks "$work/depends" "(^|, )${lib}[-0-9.]*( |,|\$)"
