@@ -104,6 +104,12 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # named here, and CPack adds what dpkg-shlibdeps finds.  7.84: the oldest
 # with the thread-safe curl_global_init and curl_easy_header net/ relies on.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libcurl4 (>= 7.84.0)")
+# With libpq compiled in (INVOICE_LOADER_STATIC_LIBPQ), libpq's GSSAPI and
+# LDAP libraries are opened the same way (loader/src/db/pq_lazy.cpp).
+if(INVOICE_LOADER_STATIC_LIBPQ)
+  string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS
+    ", libgssapi-krb5-2, libldap-2.5-0")
+endif()
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "postgresql-client")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "bash-completion, postgresql-15-cron")
 set(CPACK_STRIP_FILES ON)

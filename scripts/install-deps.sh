@@ -3,7 +3,11 @@
 # invoice-loader need: compiler and CMake, PostgreSQL 15 with pgTAP and
 # pg_cron and pg_auto_failover (the HA test), libpqxx/libpq, Boost.Program_options and the Boost headers
 # (UUID, Algorithm), nlohmann-json, Catch2 v2, pg_prove, libcurl, Nettle
-# (SHA-256), curl(1), openssl(1) and python3 (the transport tests' loopback
+# (SHA-256); for libpq compiled into the binary (INVOICE_LOADER_STATIC_LIBPQ):
+# postgresql-server-dev-15 (libpq.a's helper archives, of the same release
+# as libpq-dev: both are named, so apt takes one release of each), the
+# OpenSSL, GSSAPI and LDAP headers (libssl-dev, libkrb5-dev, libldap-dev);
+# curl(1), openssl(1) and python3 (the transport tests' loopback
 # servers, tests/tools/README.md), python3-paramiko (the loopback SFTP
 # server of the sftp:// test; a library, no SSH service), locales (the connection tests make a
 # German server locale); for the benchmarks (bench/run.py, behind
@@ -41,6 +45,10 @@ packages=(
   postgresql-15-auto-failover
   libpqxx-dev
   libpq-dev
+  postgresql-server-dev-15
+  libssl-dev
+  libkrb5-dev
+  libldap-dev
   libboost-program-options-dev
   libboost-dev
   nlohmann-json3-dev
@@ -66,6 +74,17 @@ for p in "${packages[@]}"; do
   # shellcheck disable=SC2016  # ${Status} is dpkg-query's, not the shell's
   status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
   if [[ $status != "install ok installed" ]]; then
+    missing+=("$p")
+  fi
+done
+
+# libpq.a and the helper archives must be of one release (the build checks):
+# when either is missing, ask for both, which brings libpq-dev up to the
+# release the server's package has.
+for p in libpq-dev postgresql-server-dev-15; do
+  if [[ " ${missing[*]} " == *" postgresql-server-dev-15 "* ||
+        " ${missing[*]} " == *" libpq-dev "* ]] &&
+     [[ " ${missing[*]} " != *" $p "* ]]; then
     missing+=("$p")
   fi
 done

@@ -3,13 +3,14 @@
 # (dpkg -x, no installation) into a usable tree: the binary runs (--version
 # names the package's version, --help the commands), the man page renders
 # with man -l and documents the commands and the exit codes, the control
-# file's Depends names libpq5 and libnettle8 (dpkg-shlibdeps) and libcurl4
-# (opened with dlopen on first use, so named by hand; `load --help` opens
-# it), the binary needs neither libcurl at start nor any C++
-# shared library (INVOICE_LOADER_STATIC_CXX: the C++ runtime, libpqxx and
-# Boost.Program_options are linked in, for a faster start) and so Depends
-# names none, and the bash completion, docs and example systemd units are
-# where the man page says.
+# file's Depends names libssl3 and libnettle8 (dpkg-shlibdeps) and libcurl4,
+# libgssapi-krb5-2 and libldap-2.5-0 (opened with dlopen on first use, so
+# named by hand; `load --help` opens libcurl), the binary needs neither
+# libcurl, libpq, GSSAPI nor LDAP at start, nor any C++ shared library
+# (INVOICE_LOADER_STATIC_CXX and INVOICE_LOADER_STATIC_LIBPQ: libpq, the
+# C++ runtime, libpqxx and Boost.Program_options are linked in, for a
+# faster start) and so Depends names none of them, and the bash
+# completion, docs and example systemd units are where the man page says.
 #
 # Usage: tests/package/deb_installs_and_runs.sh DEB
 set -euo pipefail
@@ -37,12 +38,17 @@ check "file name is invoice-loader_<version>_<arch>.deb" \
   test "$(basename "$deb")" = "invoice-loader_${version}_${arch}.deb"
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "$depends" >"$work/depends"
-check "Depends lists libpq5 ($depends)" has "$work/depends" '(^|, )libpq5( |,|$)'
+check "Depends lists libssl3 (libpq's TLS; $depends)" has "$work/depends" '(^|, )libssl3( |,|$)'
 check "Depends lists libnettle8 (SHA-256)" has "$work/depends" '(^|, )libnettle8( |,|$)'
-# libcurl is opened on first use (dlopen), so dpkg-shlibdeps cannot see it
+# libcurl, and libpq's GSSAPI and LDAP libraries, are opened on first use
+# (dlopen), so dpkg-shlibdeps cannot see them
 check "Depends lists libcurl4 (opened when a URL needs it)" \
   has "$work/depends" '(^|, )libcurl4 \(>= 7\.84\.0\)'
-for lib in libpqxx 'libboost-program-options' 'libstdc\+\+6'; do
+check "Depends lists libgssapi-krb5-2 (opened when libpq calls GSSAPI)" \
+  has "$work/depends" '(^|, )libgssapi-krb5-2( |,|$)'
+check "Depends lists libldap-2.5-0 (opened when libpq calls LDAP)" \
+  has "$work/depends" '(^|, )libldap-2\.5-0( |,|$)'
+for lib in libpq5 libpqxx 'libboost-program-options' 'libstdc\+\+6'; do
   check "Depends does not list ${lib//\\/} (linked statically)" \
     lacks "$work/depends" "(^|, )${lib}[-0-9.]*( |,|\$)"
 done
@@ -55,13 +61,16 @@ root=$work/root
 bin=$root/usr/bin/invoice-loader
 check "the binary is usr/bin/invoice-loader" test -x "$bin"
 readelf -d "$bin" >"$work/dynamic"
-for lib in libstdc++ libgcc_s libpqxx libboost_program_options; do
+for lib in libstdc++ libgcc_s libpqxx libboost_program_options libpq; do
   check "the binary does not load $lib at run time" \
     lacks "$work/dynamic" "NEEDED.*\[$lib"
 done
-check "the binary loads libpq at run time" has "$work/dynamic" 'NEEDED.*\[libpq\.so'
-check "the binary does not load libcurl at start (opened on first use)" \
-  lacks "$work/dynamic" 'NEEDED.*\[libcurl'
+for lib in libcurl libgssapi_krb5 libldap; do
+  check "the binary does not load $lib at start (opened on first use)" \
+    lacks "$work/dynamic" "NEEDED.*\[$lib"
+done
+check "the binary loads OpenSSL at run time (libpq's TLS, shared)" \
+  has "$work/dynamic" 'NEEDED.*\[libssl\.so'
 
 rc=0; "$bin" --version >"$work/version" 2>&1 || rc=$?
 check "--version exits 0" test "$rc" = 0
