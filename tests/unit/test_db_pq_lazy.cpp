@@ -1,9 +1,11 @@
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <dlfcn.h>
 #include <netinet/in.h>
@@ -101,6 +103,28 @@ TEST_CASE("a library that cannot be opened gives null symbols and says "
   CHECK(why.find("No such file or directory") != std::string::npos);
   CHECK(why.find("install invoice-loader-no-such-package") !=
         std::string::npos);
+}
+
+TEST_CASE("a library that cannot be opened is reported where the loader "
+          "says, once",
+          "[unit][db]")
+{
+  std::vector<std::string> reports;
+  loader::db::detail::report_unavailable_to(
+    [&reports](std::string const &m) { reports.push_back(m); });
+  {
+    LazyLibrary lib{"libinvoice-loader-no-such-library.so.1", "its-package"};
+    CHECK(lib.symbol("a") == nullptr);
+    CHECK(lib.symbol("b") == nullptr);
+  }
+  // back to standard error, as without main()
+  loader::db::detail::report_unavailable_to([](std::string const &m) {
+    std::fprintf(stderr, "invoice-loader: %s\n", m.c_str());
+  });
+  REQUIRE(reports.size() == 1);
+  CHECK(reports[0].rfind("cannot load libinvoice-loader-no-such-library.so.1",
+                         0) == 0);
+  CHECK(reports[0].find("install its-package") != std::string::npos);
 }
 
 TEST_CASE("a library that opens gives its symbols, and none it lacks",

@@ -13,12 +13,13 @@
 /// function, the header's own prototype checked by the compiler.
 /// A library that cannot be opened makes each call fail the way libpq
 /// already handles (a GSSAPI major status, a null LDAP handle), after one
-/// line on standard error saying which library and why.
+/// report (the run's log, in the loader) saying which library and why.
 #include "db/pq_lazy.hpp"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include <dlfcn.h>
 
@@ -28,6 +29,34 @@
 
 namespace loader::db::detail
 {
+namespace
+{
+Unavailable &reporter()
+{
+  static Unavailable report{[](std::string const &message) {
+    std::fprintf(stderr, "invoice-loader: %s\n", message.c_str());
+  }};
+  return report;
+}
+
+void report(std::string const &message) noexcept
+{
+  try
+  {
+    reporter()(message);
+  }
+  catch (...)
+  {
+    // the report is all that is lost; libpq still sees the failure
+  }
+}
+} // namespace
+
+void report_unavailable_to(Unavailable report)
+{
+  reporter() = std::move(report);
+}
+
 LazyLibrary::LazyLibrary(char const *soname, char const *package) noexcept
     : handle_{dlopen(soname, RTLD_NOW | RTLD_LOCAL)}, soname_{soname},
       package_{package}
@@ -37,7 +66,7 @@ LazyLibrary::LazyLibrary(char const *soname, char const *package) noexcept
   char const *const why = dlerror();
   error_ = std::string{"cannot load "} + soname + " (" +
            (why != nullptr ? why : "unknown error") + "); install " + package;
-  std::fprintf(stderr, "invoice-loader: %s\n", error_.c_str());
+  report(error_);
 }
 
 void *LazyLibrary::symbol(char const *name) noexcept
@@ -46,8 +75,8 @@ void *LazyLibrary::symbol(char const *name) noexcept
     return nullptr;
   void *const f = dlsym(handle_, name);
   if (f == nullptr)
-    std::fprintf(stderr, "invoice-loader: %s has no %s (from %s)\n", soname_,
-                 name, package_);
+    report(std::string{soname_} + " has no " + name + "; install a " +
+           package_ + " that has it");
   return f;
 }
 } // namespace loader::db::detail

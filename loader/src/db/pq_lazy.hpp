@@ -3,15 +3,24 @@
 /// (db/pq_lazy.cpp, INVOICE_LOADER_STATIC_LIBPQ).  Internal to db/ and its
 /// tests.
 
+#include <functional>
 #include <string>
 
 namespace loader::db::detail
 {
+/// Where a library that cannot be opened is told of (the text names the
+/// library, dlerror()'s reason and the package): by default one line on
+/// standard error; main() sends it to the run's log instead, so that it
+/// carries the run id and --log-format json stays JSON.  Set it before
+/// the first connection; it must not throw.
+using Unavailable = std::function<void(std::string const &message)>;
+void report_unavailable_to(Unavailable report);
+
 /// A shared library opened with dlopen when first asked for a symbol.
 /// Never throws: its callers are libpq's C code, which reads a failure from
 /// the return value of the GSSAPI or LDAP call, so an unavailable library
-/// or symbol is a null symbol, the reason in error(), and one line on
-/// standard error naming the library, the reason and the package.
+/// or symbol is a null symbol, the reason in error(), and one report
+/// (report_unavailable_to) naming the library, the reason and the package.
 class LazyLibrary
 {
 public:
