@@ -2,12 +2,12 @@
 /// libpq compiled in (libpq.a, INVOICE_LOADER_STATIC_LIBPQ in the top
 /// CMakeLists.txt): the shared libpq brings MIT Kerberos and OpenLDAP and,
 /// through them, GnuTLS, SASL and p11-kit, about twenty libraries whose
-/// loading cost every start 10-14 ms on the test hosts (docs/PERFORMANCE.md,
-/// "libpq compiled in").  libpq calls GSSAPI only for a TCP connection
-/// (GSS encryption is tried there first when gssencmode is prefer, its
-/// default) or when the server asks for GSS authentication, and LDAP only
-/// for an ldap:// line of pg_service.conf; a load over a Unix socket calls
-/// neither.  So these definitions stand in for the GSSAPI and LDAP
+/// loading cost every start 7.5-11 ms on the slower test host
+/// (docs/PERFORMANCE.md, "libpq compiled in").  libpq calls GSSAPI only
+/// for a TCP connection (GSS encryption is tried there first when
+/// gssencmode is prefer, its default) or when the server asks for GSS
+/// authentication, and LDAP only for an ldap:// line of pg_service.conf;
+/// a load over a Unix socket calls neither.  So these definitions stand in for the GSSAPI and LDAP
 /// functions libpq calls, and the first of each library opens it with
 /// dlopen.  Written by hand because no library does this: one dlsym per
 /// function, the header's own prototype checked by the compiler.
