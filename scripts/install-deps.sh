@@ -81,13 +81,12 @@ done
 # libpq.a and the helper archives must be of one release (the build checks):
 # when either is missing, ask for both, which brings libpq-dev up to the
 # release the server's package has.
-for p in libpq-dev postgresql-server-dev-15; do
-  if [[ " ${missing[*]} " == *" postgresql-server-dev-15 "* ||
-        " ${missing[*]} " == *" libpq-dev "* ]] &&
-     [[ " ${missing[*]} " != *" $p "* ]]; then
-    missing+=("$p")
-  fi
-done
+if [[ " ${missing[*]} " == *" libpq-dev "* ||
+      " ${missing[*]} " == *" postgresql-server-dev-15 "* ]]; then
+  for p in libpq-dev postgresql-server-dev-15; do
+    [[ " ${missing[*]} " == *" $p "* ]] || missing+=("$p")
+  done
+fi
 
 if [[ ${#missing[@]} -eq 0 ]]; then
   echo "install-deps: all ${#packages[@]} packages are installed"

@@ -26,19 +26,25 @@ gssapi=$(readlink -f /lib/x86_64-linux-gnu/libgssapi_krb5.so.2)
 ldap=$(readlink -f /lib/x86_64-linux-gnu/libldap-2.5.so.0)
 [[ -f $gssapi && -f $ldap ]] || fail "no GSSAPI or LDAP library to hide ($gssapi, $ldap)"
 
-# hidden ROLE_DSN ARGS...: the loader with both libraries unreadable;
-# RC, $WORK/out and $WORK/err as run() keeps them.
-hidden() {
+# at DSN ARGS...: the loader with DSN, as it is; hidden DSN ARGS...: the
+# same with both libraries unreadable.  RC, $WORK/out and $WORK/err as
+# run() keeps them.
+wrap=()
+at() {
   local dsn=$1; shift
   set +e
-  # shellcheck disable=SC2016  # $1, $2 and $@ are the inner bash's
-  unshare --mount --propagation private -- bash -c '
-    mount --bind /dev/null "$1" && mount --bind /dev/null "$2" || exit 90
-    shift 2
-    exec "$@"' _ "$gssapi" "$ldap" "$INVOICE_LOADER" --dsn "$dsn" "$@" \
-    >"$WORK/out" 2>"$WORK/err"
+  "${wrap[@]}" "$INVOICE_LOADER" --dsn "$dsn" "$@" >"$WORK/out" 2>"$WORK/err"
   RC=$?
   set -e
+}
+hidden() {
+  # shellcheck disable=SC2016  # $1, $2 and $@ are the inner bash's
+  wrap=(unshare --mount --propagation private -- bash -c '
+    mount --bind /dev/null "$1" && mount --bind /dev/null "$2" || exit 90
+    shift 2
+    exec "$@"' _ "$gssapi" "$ldap")
+  at "$@"
+  wrap=()
   [[ $RC != 90 ]] || fail "could not bind /dev/null over the libraries"
 }
 # lines of the run's log (the run id first) naming the library and package
@@ -90,10 +96,7 @@ expect_eq "LDAP named as missing" 1 "$(missing_ldap)"
 # 5. The control: outside the namespace the TCP status opens GSSAPI quietly.
 run invoice_loader status  # (socket: the premise that status works at all)
 expect_rc 0
-set +e
-"$INVOICE_LOADER" --dsn "$tcp" status >"$WORK/out" 2>"$WORK/err"
-RC=$?
-set -e
+at "$tcp" status
 expect_rc 0
 expect_eq "missing-library lines with both libraries present" 0 \
   "$(( $(missing_gssapi) + $(missing_ldap) ))"

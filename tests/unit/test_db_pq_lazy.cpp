@@ -1,6 +1,5 @@
 #include <catch2/catch.hpp>
 
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -110,17 +109,15 @@ TEST_CASE("a library that cannot be opened is reported where the loader "
           "[unit][db]")
 {
   std::vector<std::string> reports;
-  loader::db::detail::report_unavailable_to(
+  auto const before = loader::db::detail::report_unavailable_to(
     [&reports](std::string const &m) { reports.push_back(m); });
   {
     LazyLibrary lib{"libinvoice-loader-no-such-library.so.1", "its-package"};
     CHECK(lib.symbol("a") == nullptr);
     CHECK(lib.symbol("b") == nullptr);
   }
-  // back to standard error, as without main()
-  loader::db::detail::report_unavailable_to([](std::string const &m) {
-    std::fprintf(stderr, "invoice-loader: %s\n", m.c_str());
-  });
+  loader::db::detail::report_unavailable_to(before);
+  REQUIRE(before); // the default: standard error
   REQUIRE(reports.size() == 1);
   CHECK(reports[0].rfind("cannot load libinvoice-loader-no-such-library.so.1",
                          0) == 0);

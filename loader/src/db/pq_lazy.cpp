@@ -52,9 +52,9 @@ void report(std::string const &message) noexcept
 }
 } // namespace
 
-void report_unavailable_to(Unavailable report)
+Unavailable report_unavailable_to(Unavailable report)
 {
-  reporter() = std::move(report);
+  return std::exchange(reporter(), std::move(report));
 }
 
 LazyLibrary::LazyLibrary(char const *soname, char const *package) noexcept

@@ -12,9 +12,9 @@ namespace loader::db::detail
 /// library, dlerror()'s reason and the package): by default one line on
 /// standard error; main() sends it to the run's log instead, so that it
 /// carries the run id and --log-format json stays JSON.  Set it before
-/// the first connection; it must not throw.
+/// the first connection; it must not throw.  Returns the one it replaces.
 using Unavailable = std::function<void(std::string const &message)>;
-void report_unavailable_to(Unavailable report);
+Unavailable report_unavailable_to(Unavailable report);
 
 /// A shared library opened with dlopen when first asked for a symbol.
 /// Never throws: its callers are libpq's C code, which reads a failure from
