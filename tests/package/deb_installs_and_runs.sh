@@ -9,8 +9,10 @@
 # libcurl, libpq, GSSAPI nor LDAP at start, nor any C++ shared library
 # (INVOICE_LOADER_STATIC_CXX and INVOICE_LOADER_STATIC_LIBPQ: libpq, the
 # C++ runtime, libpqxx and Boost.Program_options are linked in, for a
-# faster start) and so Depends names none of them, and the bash
-# completion, docs and example systemd units are where the man page says.
+# faster start) and so Depends names none of them, Static-Built-Using names
+# their source packages at the versions installed here (the build's), and
+# the bash completion, docs and example systemd units are where the man
+# page says.
 #
 # Usage: tests/package/deb_installs_and_runs.sh DEB
 set -euo pipefail
@@ -52,6 +54,17 @@ for lib in libpq5 libpqxx 'libboost-program-options' 'libstdc\+\+6'; do
   check "Depends does not list ${lib//\\/} (linked statically)" \
     lacks "$work/depends" "(^|, )${lib}[-0-9.]*( |,|\$)"
 done
+# What is compiled in, by source package and exact version, as installed
+# on this machine (the one that built the package; Debian 12's names)
+dpkg-deb -f "$deb" Static-Built-Using >"$work/static"
+for dev in libpq-dev postgresql-server-dev-15 libpqxx-dev \
+           libboost-program-options1.74-dev libstdc++-12-dev; do
+  built=$(dpkg-query -W -f '${source:Package} (= ${source:Version})' "$dev")
+  check "Static-Built-Using names $built (from $dev, compiled in)" \
+    grep -qF -- "$built" "$work/static"
+done
+check "Static-Built-Using names nothing that stays shared" \
+  lacks "$work/static" '(^|, )(openssl|nettle|curl|krb5|openldap) '
 for field in Maintainer Section Description; do
   check "control field $field is set" test -n "$(dpkg-deb -f "$deb" "$field")"
 done
