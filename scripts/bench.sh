@@ -151,7 +151,10 @@
 #      in every repetition, after the 1M file's: the load into a fresh copy
 #      of the template (checked: published, merge_counts inserted/amended/
 #      voided as built, reporting.invoice shows the new and amended ones),
-#      then psql \copy of the same file; after the last repetition's load,
+#      then psql \copy of the same file, then the file's amended and voided
+#      invoices alone (its tail under its header, a manifest of its own)
+#      into another fresh copy (checked the same way; shown, no target: what
+#      the 9% cost that new invoices do not); after the last repetition's load,
 #      on its database, as invoice_reader: --reads times the full `select
 #      count(*), sum(gross_amount) from reporting.invoice` and --lookups
 #      lookups of one invoice by (source, invoice_number) through a

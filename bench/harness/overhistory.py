@@ -16,6 +16,11 @@ reading reporting.invoice over that history.
   history.sql's numbering in a generator, keeps one definition of the keys;
   it costs one indexed query per run. The manifest (record_count,
   control_total, sha256) is computed here over the written bytes.
+- The same amended and voided records alone (the file's tail under its
+  header, with a manifest of its own) are loaded into another fresh copy
+  after each default-settings load: what the 9% cost that a file of new
+  invoices does not (docs/PERFORMANCE.md, "What an amended invoice
+  costs"); shown, no target.
 - After every load: the batch is published, merge_counts says inserted,
   amended and voided exactly as the file was built, and reporting.invoice
   shows its new and amended invoices (a load that quarantined or merged
@@ -68,7 +73,7 @@ class OverHistory:
         self.amended = records * AMENDED_PCT // 100
         self.voided = records * VOIDED_PCT // 100
         self.new = records - self.amended - self.voided
-        self.file = self.facts = None
+        self.file = self.amend_file = self.facts = None
         self.reads = {}
 
     # ------------------------------------------------------------ setup
@@ -128,8 +133,30 @@ class OverHistory:
             "sha256": digest.hexdigest()}) + "\n")
         note(f"{csv}: {self.new} new, {self.amended} amended, "
              f"{self.voided} voided invoices")
+        self.amend_file = self.amendments_file(data, new["csv"], tail, recs)
         return {"role": "hist", "csv": csv, "manifest": manifest,
                 "records": self.records, "sha256": digest.hexdigest(),
+                "bytes": csv.stat().st_size}
+
+    def amendments_file(self, data, new_csv, tail, recs):
+        """The amended and voided records (TAIL, read as RECS) alone under
+        the header of NEW_CSV, with their manifest."""
+        with open(new_csv, "rb") as fh:
+            header = fh.readline()
+        out_dir = data / f"h{self.versions}-a{len(recs)}"
+        out_dir.mkdir(parents=True, exist_ok=True)
+        csv = out_dir / f"{SOURCE}_{BATCH_DATE}.csv"
+        body = header + tail.read_bytes()
+        csv.write_bytes(body)
+        digest = hashlib.sha256(body).hexdigest()
+        manifest = Path(str(csv) + ".manifest.json")
+        manifest.write_text(json.dumps({
+            "source": SOURCE, "business_date": BATCH_DATE,
+            "record_count": len(recs),
+            "control_total": str(sum(Decimal(r[10]) for r in recs)),
+            "sha256": digest}) + "\n")
+        return {"role": "hist_amend", "csv": csv, "manifest": manifest,
+                "records": len(recs), "sha256": digest,
                 "bytes": csv.stat().st_size}
 
     # ------------------------------------------------------------ measuring
@@ -154,12 +181,32 @@ class OverHistory:
             self.read_back(db)
         drop_db(db)
         b.measure_copy(f, rep)
+        if role == "hist":
+            self.measure_amendments(rep)
 
-    def load_checked(self, db, name):
-        """The loader on the over-history file into DB (a fresh copy of the
+    def measure_amendments(self, rep):
+        """The amended and voided records alone, into a fresh copy."""
+        f, db = self.amend_file, "bench_hist"
+        fresh_db(db, TEMPLATE)
+        child, t, counts = self.load_checked(
+            db, "load_amend", f, {"inserted": 0, "amended": self.amended,
+                                  "voided": self.voided}, self.amended)
+        self.b.record(f, rep, "load", child, batch_id=t["batch_id"],
+                      merge_counts=counts, **{k: t[k] for k in (
+                          "copy_ms", "validate_ms", "publish_ms",
+                          "attempt_ms")})
+        note(f"rep {rep}, the {f['records']} amended and voided invoices "
+             f"alone over {self.versions} versions: load "
+             f"{rounded(child.wall_ms)} ms (COPY {t['copy_ms']}, validation "
+             f"{t['validate_ms']}, publication {t['publish_ms']})")
+        drop_db(db)
+
+    def load_checked(self, db, name, f=None, want=None, visible=None):
+        """The loader on the over-history file (or F, expected to merge as
+        WANT says and show VISIBLE invoices) into DB (a fresh copy of the
         template), timed as NAME; (child, step times, merge_counts), or
         Failure unless it published exactly what the file was built for."""
-        f, b = self.file, self.b
+        f, b = f or self.file, self.b
         child = timed(name, [
             b.loader, "--dsn", f"dbname={db} user=invoice_loader", "load",
             "--source", SOURCE, "--business-date", BATCH_DATE, "--input",
@@ -169,20 +216,21 @@ class OverHistory:
         if t["state"] == "published":
             counts = json.loads(value(db, "history/merge_counts.sql",
                                       batch_id=t["batch_id"]) or "{}")
-        want = {"inserted": self.new, "amended": self.amended,
-                "voided": self.voided}
+        want = want or {"inserted": self.new, "amended": self.amended,
+                        "voided": self.voided}
+        visible = self.new + self.amended if visible is None else visible
         got = {k: counts.get(k) for k in want}
         shown = int(value(db, "report/published_invoices.sql",
                           batch_id=t["batch_id"]))
         if child.rc != 0 or t["state"] != "published" or got != want or \
-                shown != self.new + self.amended:
+                shown != visible:
             sys.stderr.write(child.output())
             raise Failure(
                 f"the load of {f['csv']} over {self.versions} versions did "
                 f"not do what the file was built for: exit {child.rc}, state "
                 f"'{t['state'] or 'none'}', merge_counts {got} (want {want}),"
                 f" {shown} invoices in reporting.invoice (want "
-                f"{self.new + self.amended})")
+                f"{visible})")
         return child, t, counts
 
     def timed_psql(self, db, name, lines):
@@ -255,6 +303,17 @@ class OverHistory:
                 ("publication (validated->published)", "publish_ms")), 3):
             out.append(row((2, 1, order), f"{name}, {self.what()}",
                            self.xs("hist", "load", metric)))
+        alone = (f"the {label(self.amended + self.voided)} amended and "
+                 f"voided invoices of that file alone, over "
+                 f"{label(self.versions)} versions")
+        out.append(row((2, 1, 5), f"load, file to published, {alone}",
+                       self.xs("hist_amend", "load"),
+                       "load of the whole file", self.xs("hist", "load"),
+                       shown=True))
+        out.append(row((2, 1, 6), f"publication (validated->published), "
+                       f"{alone}", self.xs("hist_amend", "load", "publish_ms"),
+                       "publication of the whole file",
+                       self.xs("hist", "load", "publish_ms"), shown=True))
         r = self.reads
         if r:
             v = label(r["versions"]) if r["versions"] % 1000 == 0 \
@@ -278,7 +337,9 @@ class OverHistory:
                 f"{f['build_ms'] // 1000} s (not timed)",
                 f"over-history file: {self.file['csv']}, {self.records} "
                 f"invoices ({self.new} new, {self.amended} amended, "
-                f"{self.voided} voided), {self.file['bytes']} bytes"]
+                f"{self.voided} voided), {self.file['bytes']} bytes; its "
+                f"amended and voided invoices alone: "
+                f"{self.amend_file['csv']}"]
 
     def json(self):
         return {"missing": self.missing, "history": self.facts,
@@ -286,4 +347,7 @@ class OverHistory:
                 "new": self.new,
                 "file": {k: str(v) if isinstance(v, Path) else v
                          for k, v in (self.file or {}).items()},
+                "amendments_file": {k: str(v) if isinstance(v, Path) else v
+                                    for k, v in
+                                    (self.amend_file or {}).items()},
                 "reads": self.reads}
