@@ -67,8 +67,9 @@ if ((${#sources[@]})); then
   unpacked=$(mktemp -d)
   trap 'rm -rf "$unpacked"' EXIT
   dpkg-deb -R "$deb" "$unpacked/root"
-  awk -v field="Static-Built-Using: $field" \
-    '{ print } /^Depends:/ { print field }' \
+  # after the first field: the control file's one paragraph ends at its
+  # first blank line, and every paragraph starts with a field
+  awk -v field="Static-Built-Using: $field" '{ print } NR == 1 { print field }' \
     "$unpacked/root/DEBIAN/control" >"$unpacked/control"
   cp "$unpacked/control" "$unpacked/root/DEBIAN/control"
   dpkg-deb --root-owner-group -b "$unpacked/root" "$deb" >/dev/null
