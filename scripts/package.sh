@@ -24,7 +24,8 @@ for tool in dpkg-shlibdeps help2man; do
     { echo "package: $tool not found; run scripts/install-deps.sh" >&2; exit 69; }
 done
 bash scripts/build.sh "$@" >/dev/null
-version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' build/CMakeCache.txt)
+cache() { sed -n "s/^$1:[A-Z]*=//p" build/CMakeCache.txt; } # a build setting
+version=$(cache CMAKE_PROJECT_VERSION)
 arch=$(dpkg --print-architecture)
 deb=build/invoice-loader_${version}_${arch}.deb
 rm -f "$deb"
@@ -37,7 +38,6 @@ rm -f "$deb"
 # versions, the way Debian tracks statically linked packages.  CPack writes
 # no such field, so the .deb is unpacked, given it, and built again (same
 # files; dpkg-deb, not a hand-made archive).
-cache() { sed -n "s/^$1:[A-Z]*=//p" build/CMakeCache.txt; }
 archives=()
 if [[ $(cache INVOICE_LOADER_STATIC_LIBPQ) == ON ]]; then
   archives+=("$(cache PQ_STATIC_LIBRARY)" "$(cache PGCOMMON_SHLIB_LIBRARY)"
