@@ -8,6 +8,8 @@
 #     account-lockout policy a second try would lock the account;
 #   - no password at all (the server asks, none is there) exits 77, once;
 #   - an unknown database exits 78;
+#   - gssencmode=require over the unix socket, where libpq cannot have GSS
+#     encryption, exits 78, once (libpq gives up before sending a byte);
 #   - a malformed DSN and an unknown service (in the DSN or PGSERVICE)
 #     exit 78 with no connection attempt at all;
 #   - the right password, through a service file, connects (the premise:
@@ -89,6 +91,13 @@ loader "host=$OWN_HOST port=$OWN_PORT dbname=no_such_db user=postgres"
 expect_rc 78
 expect_output_has "3D000"
 expect_eq "connection attempts for an unknown database" 1 "$(attempts_since "$before")"
+
+# GSS encryption required over the unix socket: 78, once.
+before=$(backends_now)
+loader "$base user=postgres gssencmode=require"
+expect_rc 78
+expect_output_has "GSSAPI encryption required"
+expect_eq "connection attempts requiring GSS over a socket" 1 "$(attempts_since "$before")"
 
 # Malformed DSNs and unknown services: 78, nothing reaches the server.
 cat >"$WORK/pg_service.conf" <<EOF

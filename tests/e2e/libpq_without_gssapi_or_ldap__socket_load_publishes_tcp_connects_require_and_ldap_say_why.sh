@@ -12,11 +12,14 @@
 #     line), and libpq goes on without GSS encryption as it would without
 #     a ticket;
 #   - with gssencmode=require the connection is refused, and the refusal
-#     carries libpq's reason;
+#     carries libpq's reason (exit 78: configuration, since no wait brings
+#     GSS encryption where it cannot be had);
 #   - an ldap:// line of pg_service.conf fails with libpq's "could not
 #     create LDAP structure" and the missing library named (exit 78, a
 #     configuration for a person to fix);
-# and outside the namespace the same TCP `status` opens GSSAPI quietly.
+# and outside the namespace the same TCP `status` opens GSSAPI quietly,
+# and a load with gssencmode=require and no Kerberos ticket exits 78
+# after one connection to the proxy, not retried.
 source "$(dirname "$0")/lib.sh"
 [[ $EUID -eq 0 ]] || fail "needs root: the libraries are hidden in a private mount namespace"
 command -v unshare >/dev/null || fail "needs unshare(1) (util-linux)"
@@ -81,7 +84,7 @@ PY
 
 # 3. GSS encryption required: refused, with libpq's reason.
 hidden "$tcp gssencmode=require" status
-[[ $RC != 0 ]] || fail "gssencmode=require connected without GSSAPI"
+expect_rc 78
 expect_output_has "GSSAPI encryption required"
 expect_eq "GSSAPI named as missing (require)" 1 "$(missing_gssapi)"
 
@@ -100,6 +103,16 @@ at "$tcp" status
 expect_rc 0
 expect_eq "missing-library lines with both libraries present" 0 \
   "$(( $(missing_gssapi) + $(missing_ldap) ))"
+# GSSAPI present, no ticket (KRB5CCNAME names an empty cache): a load that
+# requires GSS encryption stops at once, configuration, one connection.
+accepted() { grep -c "accepted from" "$PROXY_LOG" || true; }
+before=$(accepted)
+KRB5CCNAME=FILE:$WORK/no-such-ccache at "$tcp gssencmode=require" load \
+  --source acme-erp --business-date 2026-11-29 --input "$csv"
+expect_rc 78
+expect_output_has "GSSAPI encryption required"
+grep -q "retrying" "$WORK/err" && fail "gssencmode=require without a ticket was retried"
+expect_eq "proxy connections for the load that requires GSS" 1 "$(( $(accepted) - before ))"
 
 # The database after all of it: still the one publication.
 expect_one_publication "after the connection attempts" on acme-erp 20 4200.00 2026-11-28

@@ -215,6 +215,17 @@ TEST_CASE("kind_of_connect_failure: decided from libpq's structure, not its "
   {
     CHECK(kind_of_connect_failure(with({"3D000"})) == ErrorKind::config);
   }
+  SECTION("GSS encryption required where it is impossible is configuration, "
+          "whatever an earlier host answered; credentials still win")
+  {
+    ConnectFailure f;
+    f.gss_encryption_impossible = true;
+    CHECK(kind_of_connect_failure(f) == ErrorKind::config);
+    f.sqlstates = {"57P03"}; // the first host of a list was starting up
+    CHECK(kind_of_connect_failure(f) == ErrorKind::config);
+    f.sqlstates = {"28P01"};
+    CHECK(kind_of_connect_failure(f) == ErrorKind::permission);
+  }
   SECTION("a server starting, stopping or full is worth waiting for")
   {
     CHECK(kind_of_connect_failure(with({"57P03"})) == ErrorKind::transient);

@@ -56,18 +56,26 @@ std::optional<long> plain_int(char const *v)
   return n;
 }
 
+/// The value of the option `keyword` as the connection resolved it (DSN,
+/// service file, environment, libpq's default); empty when it has none.
+std::string option_value(PGconn *conn, std::string_view keyword)
+{
+  std::string out;
+  PQconninfoOption *opts{PQconninfo(conn)};
+  for (auto *o = opts; o and o->keyword; ++o)
+    if (keyword == o->keyword and o->val != nullptr) out = o->val;
+  PQconninfoFree(opts);
+  return out;
+}
+
 /// connect_timeout as libpq applies it (seconds, at least 2; 0 or unset:
 /// none), read from the options the connection resolved.
 std::optional<ms> connect_timeout_of(PGconn *conn)
 {
-  std::optional<ms> out;
-  PQconninfoOption *opts{PQconninfo(conn)};
-  for (auto *o = opts; o and o->keyword; ++o)
-    if (std::string_view{o->keyword} == "connect_timeout")
-      if (auto const n = plain_int(o->val); n and *n > 0)
-        out = ms{std::max(*n, 2L) * 1000};
-  PQconninfoFree(opts);
-  return out;
+  if (auto const n = plain_int(option_value(conn, "connect_timeout").c_str());
+      n and *n > 0)
+    return ms{std::max(*n, 2L) * 1000};
+  return std::nullopt;
 }
 
 /// Whether libpq resolved the options at all: when it cannot (unknown
@@ -109,10 +117,13 @@ Wait wait_socket(PGconn *conn, bool for_reading,
 }
 
 [[noreturn]] void throw_connect_failure(PGconn *conn, bool resolved,
-                                        bool timed_out)
+                                        bool timed_out,
+                                        bool failed_once_connected = false)
 {
   ConnectFailure f;
   f.options_unresolved = not resolved;
+  f.gss_encryption_impossible = failed_once_connected and
+                                option_value(conn, "gssencmode") == "require";
   f.needs_password = PQconnectionNeedsPassword(conn) != 0;
   f.used_password = PQconnectionUsedPassword(conn) != 0;
   std::string const raw{PQerrorMessage(conn)};
@@ -223,6 +234,10 @@ ErrorKind kind_of_connect_failure(ConnectFailure const &f) noexcept
   if (f.needs_password) return ErrorKind::permission;
   for (auto const &s : f.sqlstates)
     if (s == "3D000") return ErrorKind::config;
+  // GSS encryption required where libpq cannot have it (no Kerberos
+  // ticket, or a Unix socket): it gives up before sending a byte, with no
+  // SQLSTATE, and no wait makes a ticket appear.
+  if (f.gss_encryption_impossible) return ErrorKind::config;
   if (not f.sqlstates.empty())
   {
     ErrorKind const k{classify_sqlstate(f.sqlstates.back())};
@@ -317,11 +332,17 @@ std::unique_ptr<Connection> connect(std::string const &dsn)
   std::string host{PQhost(conn) ? PQhost(conn) : ""};
   std::string port{PQport(conn) ? PQport(conn) : ""};
   PostgresPollingStatusType st{PGRES_POLLING_WRITING};
+  // The state a failed poll started from: CONNECTION_MADE is a socket
+  // connected and nothing sent yet (kind_of_connect_failure).
+  ConnStatusType polled_from{PQstatus(conn)};
   while (st != PGRES_POLLING_OK)
   {
-    if (st == PGRES_POLLING_FAILED) throw_connect_failure(conn, true, false);
+    if (st == PGRES_POLLING_FAILED)
+      throw_connect_failure(conn, true, false,
+                            polled_from == CONNECTION_MADE);
     Wait const w{wait_socket(conn, st == PGRES_POLLING_READING, deadline)};
     if (w == Wait::timed_out) throw_connect_failure(conn, true, true);
+    polled_from = PQstatus(conn);
     st = PQconnectPoll(conn);
     std::string const h{PQhost(conn) ? PQhost(conn) : ""};
     std::string const p{PQport(conn) ? PQport(conn) : ""};

@@ -116,11 +116,17 @@ struct ConnectFailure
   bool used_password = false;
   /// SQLSTATEs of the servers' ErrorResponses, one per host tried.
   std::vector<std::string> sqlstates;
+  /// gssencmode=require, and libpq gave up on a host right after its
+  /// socket connected, before sending anything (the poll that failed
+  /// started at CONNECTION_MADE): where libpq 15 checks that GSS
+  /// encryption is possible at all, i.e. a Kerberos ticket in the
+  /// credential cache and a TCP connection.
+  bool gss_encryption_impossible = false;
 };
 
 /// Credentials (a 28xxx SQLSTATE, or a password asked for and missing)
-/// -> permission; an unresolved option or an unknown database (3D000) ->
-/// config; other server SQLSTATEs as classify_sqlstate (57P03 starting
+/// -> permission; an unresolved option, an unknown database (3D000) or
+/// GSS encryption required where it is impossible -> config; other server SQLSTATEs as classify_sqlstate (57P03 starting
 /// up, 53300 too many connections: transient; 42501 no CONNECT privilege:
 /// permission); no SQLSTATE (refused, no socket, DNS, timeout, a standby
 /// where read-write was asked for) -> transient.
