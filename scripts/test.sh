@@ -23,6 +23,10 @@
 #                 background (tests/e2e/previous_release.sh, into
 #                 build/previous-release, PREVIOUS_RELEASE_DIR) for the
 #                 upgrade test, which waits for it.
+#   shared-libpq  the build distributions may choose (docs/OPERATIONS.md):
+#                 -DINVOICE_LOADER_STATIC_LIBPQ=OFF, same flags, into
+#                 build/shared-libpq; its ctest, and its binary must load
+#                 the shared libpq.so.5 (the option did what it says)
 #   bench-smoke   scripts/bench.sh --smoke and scripts/bench-publish.sh
 #                 --smoke (each its own cluster, 20 invoices): keep the
 #                 benchmarks working; not timed tests (a smoke run fails
@@ -116,6 +120,18 @@ for spec in "${db_stages[@]}"; do
     record "$name" "${line#* }"
   fi
 done
+
+# The distribution's libpq instead of the one compiled in: its own build
+# directory, so build/ (tested above) is left as it is.
+stage shared-libpq bash -c 'set -e
+  cmake -S . -B build/shared-libpq -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DINVOICE_LOADER_STATIC_LIBPQ=OFF "$@" >/dev/null
+  cmake --build build/shared-libpq -j"$(nproc)" >/dev/null
+  ctest --test-dir build/shared-libpq --no-tests=error --output-on-failure \
+    | tail -n 3
+  ldd build/shared-libpq/loader/invoice-loader | grep -q "libpq\.so\.5 => /" ||
+    { echo "shared-libpq: the binary does not load libpq.so.5"; exit 1; }' \
+  shared-libpq "${build_args[@]}"
 
 # The benchmarks are not tests; their smoke runs (seconds) keep them working.
 stage bench-smoke env INVOICE_LOADER="$PWD/build/loader/invoice-loader" \
