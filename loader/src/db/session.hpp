@@ -126,10 +126,11 @@ struct ConnectFailure
 
 /// Credentials (a 28xxx SQLSTATE, or a password asked for and missing)
 /// -> permission; an unresolved option, an unknown database (3D000) or
-/// GSS encryption required where it is impossible -> config; other server SQLSTATEs as classify_sqlstate (57P03 starting
-/// up, 53300 too many connections: transient; 42501 no CONNECT privilege:
-/// permission); no SQLSTATE (refused, no socket, DNS, timeout, a standby
-/// where read-write was asked for) -> transient.
+/// GSS encryption required where it is impossible -> config; other server
+/// SQLSTATEs as classify_sqlstate (57P03 starting up, 53300 too many
+/// connections: transient; 42501 no CONNECT privilege: permission); no
+/// SQLSTATE (refused, no socket, DNS, timeout, a standby where read-write
+/// was asked for) -> transient.
 ErrorKind kind_of_connect_failure(ConnectFailure const &f) noexcept;
 
 /// The SQLSTATEs in a libpq error message built at PQERRORS_VERBOSE:
