@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # package.sh: build the Debian package of invoice-loader into build/.
 #
-# Usage: scripts/package.sh [extra cmake configure arguments...]
+# Usage: scripts/package.sh [--build-dir DIR] [extra cmake configure arguments...]
 #        scripts/package.sh --help   (this text; builds nothing)
 #
-# Configures and builds build/ as scripts/build.sh does (release flags,
-# RelWithDebInfo; the package strips the binary), then runs CPack's DEB
-# generator (cmake/Packaging.cmake): build/invoice-loader_<version>_<arch>.deb,
+# Configures and builds build/ (or DIR) as scripts/build.sh does (release
+# flags, RelWithDebInfo; the package strips the binary), then runs CPack's
+# DEB generator (cmake/Packaging.cmake): build/invoice-loader_<version>_<arch>.deb,
 # with Depends from dpkg-shlibdeps, and Static-Built-Using naming the source
 # packages (exact versions) of the archives linked into the binary: libpq's
 # with INVOICE_LOADER_STATIC_LIBPQ, libpqxx's, Boost's and GCC's with
@@ -18,18 +18,25 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/help.sh"
 for arg in "$@"; do help_if_asked "$0" "$arg"; done
 
+build_dir=build
+if [[ ${1:-} == --build-dir ]]; then
+  [[ -n ${2:-} ]] || { echo "usage: $0 [--build-dir DIR] [cmake arguments...]" >&2; exit 64; }
+  build_dir=$(realpath -m -- "$2")
+  shift 2
+fi
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+build_dir=$(realpath -m -- "$build_dir")
 for tool in dpkg-shlibdeps help2man; do
   command -v "$tool" >/dev/null ||
     { echo "package: $tool not found; run scripts/install-deps.sh" >&2; exit 69; }
 done
-bash scripts/build.sh "$@" >/dev/null
-cache() { sed -n "s/^$1:[A-Z]*=//p" build/CMakeCache.txt; } # a build setting
+bash scripts/build.sh --build-dir "$build_dir" "$@" >/dev/null
+cache() { sed -n "s/^$1:[A-Z]*=//p" "$build_dir/CMakeCache.txt"; } # a build setting
 version=$(cache CMAKE_PROJECT_VERSION)
 arch=$(dpkg --print-architecture)
-deb=build/invoice-loader_${version}_${arch}.deb
+deb=$build_dir/invoice-loader_${version}_${arch}.deb
 rm -f "$deb"
-(cd build && cpack --config CPackConfig.cmake -G DEB >/dev/null)
+(cd "$build_dir" && cpack --config CPackConfig.cmake -G DEB >/dev/null)
 [[ -f $deb ]] || { echo "package: cpack did not write $deb" >&2; exit 1; }
 
 # Static-Built-Using (dpkg 1.21 knows the field): the code of these archives
@@ -74,4 +81,4 @@ if ((${#sources[@]})); then
   cp "$unpacked/control" "$unpacked/root/DEBIAN/control"
   dpkg-deb --root-owner-group -b "$unpacked/root" "$deb" >/dev/null
 fi
-echo "$PWD/$deb"
+echo "$deb"

@@ -24,9 +24,11 @@
 #                 build/previous-release, PREVIOUS_RELEASE_DIR) for the
 #                 upgrade test, which waits for it.
 #   shared-libpq  the build distributions may choose (docs/OPERATIONS.md):
-#                 -DINVOICE_LOADER_STATIC_LIBPQ=OFF, same flags, into
-#                 build/shared-libpq; its ctest, and its binary must load
-#                 the shared libpq.so.5 (the option did what it says)
+#                 scripts/package.sh --build-dir build/shared-libpq
+#                 -DINVOICE_LOADER_STATIC_LIBPQ=OFF with the same flags,
+#                 its ctest, and tests/package/deb_installs_and_runs.sh
+#                 --shared-libpq on its .deb (Depends libpq5, the binary
+#                 loads libpq.so.5, Static-Built-Using without PostgreSQL)
 #   bench-smoke   scripts/bench.sh --smoke and scripts/bench-publish.sh
 #                 --smoke (each its own cluster, 20 invoices): keep the
 #                 benchmarks working; not timed tests (a smoke run fails
@@ -123,14 +125,13 @@ done
 
 # The distribution's libpq instead of the one compiled in: its own build
 # directory, so build/ (tested above) is left as it is.
-stage shared-libpq bash -c 'set -e
-  cmake -S . -B build/shared-libpq -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DINVOICE_LOADER_STATIC_LIBPQ=OFF "$@" >/dev/null
-  cmake --build build/shared-libpq -j"$(nproc)" >/dev/null
+# shellcheck disable=SC2016  # "$@" and $(...) are the inner bash's
+stage shared-libpq bash -c 'set -eo pipefail
+  deb=$(bash scripts/package.sh --build-dir build/shared-libpq \
+          -DINVOICE_LOADER_STATIC_LIBPQ=OFF "$@" | tail -n 1)
   ctest --test-dir build/shared-libpq --no-tests=error --output-on-failure \
     | tail -n 3
-  ldd build/shared-libpq/loader/invoice-loader | grep -q "libpq\.so\.5 => /" ||
-    { echo "shared-libpq: the binary does not load libpq.so.5"; exit 1; }' \
+  bash tests/package/deb_installs_and_runs.sh --shared-libpq "$deb"' \
   shared-libpq "${build_args[@]}"
 
 # The benchmarks are not tests; their smoke runs (seconds) keep them working.

@@ -13,10 +13,19 @@
 # their source packages at the versions installed here (the build's), and
 # the bash completion, docs and example systemd units are where the man
 # page says.
+# With --shared-libpq, the package of a -DINVOICE_LOADER_STATIC_LIBPQ=OFF
+# build: Depends names libpq5 (which brings OpenSSL, GSSAPI and LDAP
+# itself), the binary loads libpq.so.5, and Static-Built-Using names only
+# the C++ sources (libpqxx, Boost, GCC), not PostgreSQL's.
 #
-# Usage: tests/package/deb_installs_and_runs.sh DEB
+# Usage: tests/package/deb_installs_and_runs.sh [--shared-libpq] DEB
 set -euo pipefail
-deb=${1:?usage: tests/package/deb_installs_and_runs.sh DEB}
+shared_libpq=false
+if [[ ${1:-} == --shared-libpq ]]; then
+  shared_libpq=true
+  shift
+fi
+deb=${1:?usage: tests/package/deb_installs_and_runs.sh [--shared-libpq] DEB}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 work=$(mktemp -d)
@@ -40,29 +49,40 @@ check "file name is invoice-loader_<version>_<arch>.deb" \
   test "$(basename "$deb")" = "invoice-loader_${version}_${arch}.deb"
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "$depends" >"$work/depends"
-check "Depends lists libssl3 (libpq's TLS; $depends)" has "$work/depends" '(^|, )libssl3( |,|$)'
-check "Depends lists libnettle8 (SHA-256)" has "$work/depends" '(^|, )libnettle8( |,|$)'
+check "Depends lists libnettle8 (SHA-256; $depends)" has "$work/depends" '(^|, )libnettle8( |,|$)'
 # libcurl, and libpq's GSSAPI and LDAP libraries, are opened on first use
 # (dlopen), so dpkg-shlibdeps cannot see them
 check "Depends lists libcurl4 (opened when a URL needs it)" \
   has "$work/depends" '(^|, )libcurl4 \(>= 7\.84\.0\)'
-check "Depends lists libgssapi-krb5-2 (opened when libpq calls GSSAPI)" \
-  has "$work/depends" '(^|, )libgssapi-krb5-2( |,|$)'
-check "Depends lists libldap-2.5-0 (opened when libpq calls LDAP)" \
-  has "$work/depends" '(^|, )libldap-2\.5-0( |,|$)'
-for lib in libpq5 libpqxx 'libboost-program-options' 'libstdc\+\+6'; do
+static_libs=(libpqxx 'libboost-program-options' 'libstdc\+\+6')
+if $shared_libpq; then
+  check "Depends lists libpq5 (linked shared)" has "$work/depends" '(^|, )libpq5( |,|$)'
+else
+  check "Depends lists libssl3 (libpq's TLS)" has "$work/depends" '(^|, )libssl3( |,|$)'
+  check "Depends lists libgssapi-krb5-2 (opened when libpq calls GSSAPI)" \
+    has "$work/depends" '(^|, )libgssapi-krb5-2( |,|$)'
+  check "Depends lists libldap-2.5-0 (opened when libpq calls LDAP)" \
+    has "$work/depends" '(^|, )libldap-2\.5-0( |,|$)'
+  static_libs+=(libpq5)
+fi
+for lib in "${static_libs[@]}"; do
   check "Depends does not list ${lib//\\/} (linked statically)" \
     lacks "$work/depends" "(^|, )${lib}[-0-9.]*( |,|\$)"
 done
 # What is compiled in, by source package and exact version, as installed
 # on this machine (the one that built the package; Debian 12's names)
 dpkg-deb -f "$deb" Static-Built-Using >"$work/static"
-for dev in libpq-dev postgresql-server-dev-15 libpqxx-dev \
-           libboost-program-options1.74-dev libstdc++-12-dev; do
+devs=(libpqxx-dev libboost-program-options1.74-dev libstdc++-12-dev)
+$shared_libpq || devs+=(libpq-dev postgresql-server-dev-15)
+for dev in "${devs[@]}"; do
   built=$(dpkg-query -W -f '${source:Package} (= ${source:Version})' "$dev")
   check "Static-Built-Using names $built (from $dev, compiled in)" \
     grep -qF -- "$built" "$work/static"
 done
+if $shared_libpq; then
+  check "Static-Built-Using does not name PostgreSQL (libpq is shared)" \
+    lacks "$work/static" '(^|, )postgresql-15 '
+fi
 check "Static-Built-Using names nothing that stays shared" \
   lacks "$work/static" '(^|, )(openssl|nettle|curl|krb5|openldap) '
 for field in Maintainer Section Description; do
@@ -74,16 +94,26 @@ root=$work/root
 bin=$root/usr/bin/invoice-loader
 check "the binary is usr/bin/invoice-loader" test -x "$bin"
 readelf -d "$bin" >"$work/dynamic"
-for lib in libstdc++ libgcc_s libpqxx libboost_program_options libpq; do
+static_libs=(libstdc++ libgcc_s libpqxx libboost_program_options)
+$shared_libpq || static_libs+=(libpq)
+for lib in "${static_libs[@]}"; do
   check "the binary does not load $lib at run time" \
     lacks "$work/dynamic" "NEEDED.*\[$lib"
 done
-for lib in libcurl libgssapi_krb5 libldap; do
+# (with a shared libpq, GSSAPI and LDAP come at start with libpq.so.5)
+lazy_libs=(libcurl)
+$shared_libpq || lazy_libs+=(libgssapi_krb5 libldap)
+for lib in "${lazy_libs[@]}"; do
   check "the binary does not load $lib at start (opened on first use)" \
     lacks "$work/dynamic" "NEEDED.*\[$lib"
 done
-check "the binary loads OpenSSL at run time (libpq's TLS, shared)" \
-  has "$work/dynamic" 'NEEDED.*\[libssl\.so'
+if $shared_libpq; then
+  check "the binary loads libpq.so.5 at run time (shared)" \
+    has "$work/dynamic" 'NEEDED.*\[libpq\.so\.5\]'
+else
+  check "the binary loads OpenSSL at run time (libpq's TLS, shared)" \
+    has "$work/dynamic" 'NEEDED.*\[libssl\.so'
+fi
 
 rc=0; "$bin" --version >"$work/version" 2>&1 || rc=$?
 check "--version exits 0" test "$rc" = 0
