@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# package.sh: build the Debian package of invoice-loader into build/.
+# package.sh: build the Debian package of invoice-loader into build/ (or
+# into DIR with --build-dir DIR, a relative DIR taken from the current
+# directory: e.g. build/shared-libpq for -DINVOICE_LOADER_STATIC_LIBPQ=OFF).
 #
 # Usage: scripts/package.sh [--build-dir DIR] [extra cmake configure arguments...]
 #        scripts/package.sh --help   (this text; builds nothing)
 #
 # Configures and builds build/ (or DIR) as scripts/build.sh does (release
 # flags, RelWithDebInfo; the package strips the binary), then runs CPack's
-# DEB generator (cmake/Packaging.cmake): build/invoice-loader_<version>_<arch>.deb,
+# DEB generator (cmake/Packaging.cmake): DIR/invoice-loader_<version>_<arch>.deb,
 # with Depends from dpkg-shlibdeps, and Static-Built-Using naming the source
 # packages (exact versions) of the archives linked into the binary: libpq's
 # with INVOICE_LOADER_STATIC_LIBPQ, libpqxx's, Boost's and GCC's with
