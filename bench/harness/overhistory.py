@@ -45,12 +45,26 @@ from harness import history
 from harness.common import (BATCH_DATE, BENCH, REPO, SOURCE, Failure,
                             cached_file, drop_db, fresh_db, note, psql,
                             rounded, step_times, timed, value)
+from harness.load_report import LOAD_METRICS
 from harness.rows import row, skipped
 
 TEMPLATE = "bench_tpl_hist"
 AMENDED_PCT, VOIDED_PCT = 6, 3
 TIME = re.compile(r"^Time: ([0-9.]+) ms")
 FULL_READ = "select count(*), sum(gross_amount) from reporting.invoice;"
+
+
+def with_manifest(role, csv, records, total, sha256):
+    """Write CSV's manifest (RECORDS, control TOTAL, SHA256) next to it;
+    the file as the load benchmark describes its files, in ROLE."""
+    manifest = Path(str(csv) + ".manifest.json")
+    manifest.write_text(json.dumps({
+        "source": SOURCE, "business_date": BATCH_DATE,
+        "record_count": records, "control_total": str(total),
+        "sha256": sha256}) + "\n")
+    return {"role": role, "csv": csv, "manifest": manifest,
+            "records": records, "sha256": sha256,
+            "bytes": csv.stat().st_size}
 
 
 def label(n):
@@ -126,17 +140,11 @@ class OverHistory:
                     while chunk := fh.read(1 << 20):
                         digest.update(chunk)
                         out.write(chunk)
-        manifest = Path(str(csv) + ".manifest.json")
-        manifest.write_text(json.dumps({
-            "source": SOURCE, "business_date": BATCH_DATE,
-            "record_count": self.records, "control_total": str(total),
-            "sha256": digest.hexdigest()}) + "\n")
         note(f"{csv}: {self.new} new, {self.amended} amended, "
              f"{self.voided} voided invoices")
         self.amend_file = self.amendments_file(data, new["csv"], tail, recs)
-        return {"role": "hist", "csv": csv, "manifest": manifest,
-                "records": self.records, "sha256": digest.hexdigest(),
-                "bytes": csv.stat().st_size}
+        return with_manifest("hist", csv, self.records, total,
+                             digest.hexdigest())
 
     def amendments_file(self, data, new_csv, tail, recs):
         """The amended and voided records (TAIL, read as RECS) alone under
@@ -148,16 +156,9 @@ class OverHistory:
         csv = out_dir / f"{SOURCE}_{BATCH_DATE}.csv"
         body = header + tail.read_bytes()
         csv.write_bytes(body)
-        digest = hashlib.sha256(body).hexdigest()
-        manifest = Path(str(csv) + ".manifest.json")
-        manifest.write_text(json.dumps({
-            "source": SOURCE, "business_date": BATCH_DATE,
-            "record_count": len(recs),
-            "control_total": str(sum(Decimal(r[10]) for r in recs)),
-            "sha256": digest}) + "\n")
-        return {"role": "hist_amend", "csv": csv, "manifest": manifest,
-                "records": len(recs), "sha256": digest,
-                "bytes": csv.stat().st_size}
+        return with_manifest("hist_amend", csv, len(recs),
+                             sum(Decimal(r[10]) for r in recs),
+                             hashlib.sha256(body).hexdigest())
 
     # ------------------------------------------------------------ measuring
     def measure(self, rep, role="hist", keep=False):
@@ -171,8 +172,7 @@ class OverHistory:
         b = self.b
         child, t, counts = self.load_checked(db, "load")
         b.record(f, rep, "load", child, batch_id=t["batch_id"],
-                 merge_counts=counts, **{k: t[k] for k in (
-                     "copy_ms", "validate_ms", "publish_ms", "attempt_ms")})
+                 merge_counts=counts, **{k: t[k] for k in LOAD_METRICS})
         note(f"rep {rep}, {self.records} invoices over {self.versions} "
              f"versions ({role}): load {rounded(child.wall_ms)} ms (COPY "
              f"{t['copy_ms']}, validation {t['validate_ms']}, publication "
@@ -192,9 +192,8 @@ class OverHistory:
             db, "load_amend", f, {"inserted": 0, "amended": self.amended,
                                   "voided": self.voided}, self.amended)
         self.b.record(f, rep, "load", child, batch_id=t["batch_id"],
-                      merge_counts=counts, **{k: t[k] for k in (
-                          "copy_ms", "validate_ms", "publish_ms",
-                          "attempt_ms")})
+                      merge_counts=counts,
+                      **{k: t[k] for k in LOAD_METRICS})
         note(f"rep {rep}, the {f['records']} amended and voided invoices "
              f"alone over {self.versions} versions: load "
              f"{rounded(child.wall_ms)} ms (COPY {t['copy_ms']}, validation "
