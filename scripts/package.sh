@@ -47,21 +47,27 @@ rm -f "$deb"
 # versions, the way Debian tracks statically linked packages.  CPack writes
 # no such field, so the .deb is unpacked, given it, and built again (same
 # files; dpkg-deb, not a hand-made archive).
-archives=()
-if [[ $(cache INVOICE_LOADER_STATIC_LIBPQ) == ON ]]; then
-  archives+=("$(cache PQ_STATIC_LIBRARY)" "$(cache PGCOMMON_SHLIB_LIBRARY)"
-             "$(cache PGPORT_SHLIB_LIBRARY)")
-fi
-if [[ $(cache INVOICE_LOADER_STATIC_CXX) == ON ]]; then
-  cxx=$(cache CMAKE_CXX_COMPILER)
-  archives+=("$(cache PQXX_STATIC_LIBRARY)"
-             "$(cache Boost_PROGRAM_OPTIONS_LIBRARY_RELEASE)"
-             "$("$cxx" -print-file-name=libstdc++.a)"
-             "$("$cxx" -print-file-name=libgcc_eh.a)")
+# Which archives: the linker's map of the binary (loader/CMakeLists.txt
+# asks for it) lists each archive member it took in its first section,
+# "Archive member included to satisfy reference by file (symbol)", one
+# "ARCHIVE(MEMBER)" line each.  Our own archives (relative paths, in the
+# build tree) are not a Debian package's; libgcc.a and libc_nonshared.a go
+# into every program GCC links on Debian, which Debian's packages do not
+# name either.
+map=$build_dir/loader/invoice-loader.map
+[[ -f $map ]] || { echo "package: no linker map $map" >&2; exit 1; }
+mapfile -t archives < <(
+  awk '/^Archive member included/ { on = 1; next }
+       on && /^[A-Z]/ { exit }
+       on && match($0, /^\/[^ (]*\.a\(/) { print substr($0, 1, RLENGTH - 1) }' "$map" |
+    sort -u | grep -Ev '/(libgcc|libc_nonshared)\.a$')
+if ((${#archives[@]} == 0)) && [[ $(cache INVOICE_LOADER_STATIC_CXX) == ON ||
+                                  $(cache INVOICE_LOADER_STATIC_LIBPQ) == ON ]]; then
+  echo "package: the linker map $map names no archive" >&2
+  exit 1
 fi
 sources=()
 for archive in "${archives[@]}"; do
-  [[ $archive == *.a ]] || continue # a shared Boost: nothing compiled in
   owner=$(dpkg -S "$(readlink -f "$archive")" 2>/dev/null | head -n1) || owner=
   if [[ -z $owner ]]; then
     echo "package: $archive belongs to no Debian package; Static-Built-Using" \
