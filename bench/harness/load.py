@@ -28,6 +28,10 @@ from harness.readers import ReadersDuringPublication
 from harness.tuned import Tuned
 
 HTTP_SERVER = REPO / "tests" / "tools" / "http_server.py"
+# pgloader's intermittent fault (Bench.measure_pgloader) and how many runs
+# a measurement gets before a failure is reported as the baseline's
+PGLOADER_FAULT = "Failed to start the monitor thread"
+PGLOADER_STARTS = 3
 
 
 class Bench(Figures):
@@ -237,10 +241,38 @@ class Bench(Figures):
     def measure_pgloader(self, f, rep):
         """pgloader, the same file into a fresh text table. The server
         listens on a unix socket only: the URL names the socket's
-        directory and port (postgresql://USER@unix:DIR:PORT/DB)."""
+        directory and port (postgresql://USER@unix:DIR:PORT/DB).
+        Debian 12's pgloader (3.6.7~devel, SBCL 2.2.9) now and then exits
+        1 with "FATAL: Failed to start the monitor thread." and an invalid
+        index into a hash table's vector (as in dimitri/pgloader#1380):
+        once in a full run's three 1M loads, once in 110 loads of the seed,
+        that one after its rows were in. Such a run is not a load to time:
+        it is noted and measured again into a fresh table, PGLOADER_STARTS
+        runs at most. Any other failure is the baseline's, reported."""
         if not self.pgloader:
             return
         db = "bench_pgloader"
+        for start in range(1, PGLOADER_STARTS + 1):
+            child = self.run_pgloader(db, f)
+            if child.rc == 0 or start == PGLOADER_STARTS or \
+                    PGLOADER_FAULT not in child.output():
+                break
+            note(f"rep {rep}, {f['records']} invoices: pgloader exited "
+                 f"{child.rc} with its known fault ({PGLOADER_FAULT!r}); "
+                 f"measured again ({start + 1} of at most "
+                 f"{PGLOADER_STARTS})")
+            drop_db(db)
+        if child.rc != 0:
+            self.baseline_failed(f, rep, "pgloader", f"exit {child.rc}",
+                                 child)
+        elif self.expect_rows(db, f, rep, "pgloader", child):
+            self.record(f, rep, "pgloader", child, starts=start)
+            note(f"rep {rep}, {f['records']} invoices: pgloader "
+                 f"{rounded(child.wall_ms)} ms")
+        drop_db(db)
+
+    def run_pgloader(self, db, f):
+        """One timed pgloader run of file F into a fresh DB's text table."""
         fresh_db(db)
         header = self.text_table(db, f)
         spec = (BENCH / "load" / "pgloader.load.in").read_text()
@@ -252,17 +284,9 @@ class Bench(Figures):
             spec = spec.replace(k, v)
         load_file = self.work / "pgloader.load"
         load_file.write_text(spec)
-        child = timed("pgloader", [
+        return timed("pgloader", [
             self.pgloader, "--root-dir", str(self.work / "pgloader-root"),
             str(load_file)], self.work)
-        if child.rc != 0:
-            self.baseline_failed(f, rep, "pgloader", f"exit {child.rc}",
-                                 child)
-        elif self.expect_rows(db, f, rep, "pgloader", child):
-            self.record(f, rep, "pgloader", child)
-            note(f"rep {rep}, {f['records']} invoices: pgloader "
-                 f"{rounded(child.wall_ms)} ms")
-        drop_db(db)
 
     def migrate_template(self, db):
         """DB, just created: migrated, the source registered from
