@@ -18,24 +18,29 @@ install(TARGETS invoice-loader RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # The man page follows whatever --help prints at build time.  help2man runs
 # packaging/help2man-help.sh under the name invoice-loader (help2man takes
-# the program name from the file name); it adds each command's --help.
+# the program name from the file name); it adds each command's --help.  The
+# copy lives only while help2man runs, so that the build tree holds one
+# executable named invoice-loader: the binary (scripts and checks that look
+# for it by name find that one).
 find_program(HELP2MAN_EXECUTABLE help2man)
 find_program(GZIP_EXECUTABLE gzip)
 if(HELP2MAN_EXECUTABLE)
   set(man_dir "${PROJECT_BINARY_DIR}/packaging/man")
   set(man_page "${man_dir}/invoice-loader.1")
   set(man_include "${PROJECT_SOURCE_DIR}/packaging/invoice-loader.h2m")
-  # configure_file keeps the script's executable mode.
-  configure_file("${PROJECT_SOURCE_DIR}/packaging/help2man-help.sh"
-    "${man_dir}/wrapper/invoice-loader" COPYONLY)
+  set(wrapper "${man_dir}/wrapper/invoice-loader")
   add_custom_command(
     OUTPUT "${man_page}"
+    # `copy` keeps the script's executable mode.
+    COMMAND "${CMAKE_COMMAND}" -E make_directory "${man_dir}/wrapper"
+    COMMAND "${CMAKE_COMMAND}" -E copy
+            "${PROJECT_SOURCE_DIR}/packaging/help2man-help.sh" "${wrapper}"
     COMMAND "${CMAKE_COMMAND}" -E env
             "INVOICE_LOADER_BIN=$<TARGET_FILE:invoice-loader>"
             "${HELP2MAN_EXECUTABLE}" --no-info --section 1
             --manual "User Commands"
-            --include "${man_include}" --output "${man_page}"
-            "${man_dir}/wrapper/invoice-loader"
+            --include "${man_include}" --output "${man_page}" "${wrapper}"
+    COMMAND "${CMAKE_COMMAND}" -E rm -rf "${man_dir}/wrapper"
     DEPENDS invoice-loader "${man_include}"
             "${PROJECT_SOURCE_DIR}/packaging/help2man-help.sh"
     COMMENT "Generating the man page invoice-loader.1 from --help"

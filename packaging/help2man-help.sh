@@ -1,10 +1,10 @@
 #!/bin/sh
 # help2man-help.sh: what help2man reads to write invoice-loader(1).
 #
-# Usage (cmake/Packaging.cmake does this; the copy must be named
-# invoice-loader, help2man takes the program name from it):
+# Usage (cmake/Packaging.cmake does this with a copy named invoice-loader,
+# since help2man takes the program name from it, and removes the copy after):
 #   INVOICE_LOADER_BIN=build/loader/invoice-loader \
-#     build/packaging/man/invoice-loader --help | --version
+#     build/packaging/man/wrapper/invoice-loader --help | --version
 #
 # --version: the binary's own.  --help: the binary's --help, then each
 # command's --help (the commands listed under "Commands:" in it), so the
