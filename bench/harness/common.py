@@ -210,7 +210,47 @@ def machine():
         pass
     rows = psql("postgres", "report/server.sql")
     return {"nproc": os.cpu_count(), "memory_kb": mem_kb, "cpu": cpu,
-            "postgresql": rows[0][1], "settings": dict(rows[1:])}
+            "postgresql": rows[0][1], "settings": dict(rows[1:]),
+            "huge_pages": huge_pages_in_use()}
+
+
+def meminfo():
+    """/proc/meminfo's HugePages_* counts, {name: int}."""
+    out = {}
+    with open("/proc/meminfo", encoding="ascii") as f:
+        for line in f:
+            name, _, rest = line.partition(":")
+            if name.startswith("HugePages_"):
+                out[name[len("HugePages_"):].lower()] = int(rest.split()[0])
+    return out
+
+
+def huge_pages_in_use():
+    """The server's huge_pages, the pages its shared memory needs,
+    and the host's: reserved (vm.nr_hugepages) and held. PostgreSQL 15 does
+    not say whether it got them (huge_pages = try falls back to 4 kB pages
+    silently); a server that did holds at least the pages it needs, as
+    reserved-unfaulted (Rsvd) or faulted (Total - Free) pages. The cluster
+    is this host's (scripts/with-tmp-pg.sh), so /proc/meminfo is its."""
+    setting, needed = psql("postgres", "report/huge_pages.sql")[0]
+    m = meminfo()
+    held = m.get("total", 0) - m.get("free", 0) + m.get("rsvd", 0)
+    needed = int(needed)
+    return {"huge_pages": setting, "needed_pages": needed,
+            "host_pages": m.get("total", 0), "held_pages": held,
+            "used": needed > 0 and setting != "off" and held >= needed}
+
+
+def huge_pages_line(h):
+    if h is None:
+        return "huge pages: not checked"
+    if h["used"]:
+        return (f"huge pages: the shared memory is in huge pages "
+                f"({h['needed_pages']} needed, {h['held_pages']} held of the "
+                f"host's {h['host_pages']})")
+    return (f"huge pages: not used (huge_pages = {h['huge_pages']}; "
+            f"{h['needed_pages']} needed, the host reserves "
+            f"{h['host_pages']}: vm.nr_hugepages, docs/OPERATIONS.md)")
 
 
 def machine_lines(facts, load_at_start, load_at_end):
@@ -222,7 +262,8 @@ def machine_lines(facts, load_at_start, load_at_end):
             f"nproc {facts['nproc']}, memory {mem}{cpu}",
             f"load average (1, 5, 15 min): {load_at_start} at the start, "
             f"{load_at_end} at the end",
-            "== PostgreSQL", facts["postgresql"], settings]
+            "== PostgreSQL", facts["postgresql"], settings,
+            huge_pages_line(facts.get("huge_pages"))]
 
 
 def loader_version(loader):

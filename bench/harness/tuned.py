@@ -11,12 +11,19 @@ restarts it ($TMP_PG_CTL restart, scripts/with-tmp-pg.sh), checks that
 each took effect, and measures --reps repetitions again, alternating the
 same four processes; the templates (and the history) are kept across the
 restart.
+
+Whether the restarted server's shared memory is in huge pages is recorded,
+not changed: that needs the kernel's vm.nr_hugepages, a setting of the host
+the benchmark leaves alone (docs/OPERATIONS.md says how to reserve them;
+with 4 GB of shared buffers in 4 kB pages a 1M load took about 20% longer,
+docs/PERFORMANCE.md "Huge pages").
 """
 
 import os
 import re
 
-from harness.common import REPO, Failure, note, psql, run_quietly
+from harness.common import (REPO, Failure, huge_pages_in_use,
+                            huge_pages_line, note, psql, run_quietly)
 from harness.overhistory import label
 from harness.rows import row, skipped
 
@@ -56,6 +63,7 @@ class Tuned:
         self.settings = found if isinstance(found, list) else []
         self.missing = why_not or (None if self.settings else found)
         self.applied = {}
+        self.huge_pages = None
 
     def apply(self):
         """ALTER SYSTEM, restart, check."""
@@ -72,6 +80,8 @@ class Tuned:
                 raise Failure(f"{name} did not take effect after the "
                               f"restart (it is {now})")
             self.applied[name] = now
+        self.huge_pages = huge_pages_in_use()
+        note(huge_pages_line(self.huge_pages))
 
     def run(self, reps, big):
         """REPS repetitions of the big file's load and \\copy, then the
@@ -119,8 +129,10 @@ class Tuned:
             return [f"recommended settings: skipped ({self.missing})"]
         return ["recommended settings (docs/OPERATIONS.md; ALTER SYSTEM and "
                 "a restart after the other repetitions): " +
-                ", ".join(f"{n} = {v}" for n, v in self.applied.items())]
+                ", ".join(f"{n} = {v}" for n, v in self.applied.items()),
+                "  " + huge_pages_line(self.huge_pages)]
 
     def json(self):
         return {"missing": self.missing, "recommended": dict(self.settings),
-                "applied": self.applied}
+                "applied": self.applied, "huge_pages": self.huge_pages}
+
