@@ -16,7 +16,7 @@ Whether the restarted server's shared memory is in huge pages is recorded,
 not changed: that needs the kernel's vm.nr_hugepages, a setting of the host
 the benchmark leaves alone (docs/OPERATIONS.md says how to reserve them;
 with 4 GB of shared buffers in 4 kB pages a 1M load took about 20% longer,
-docs/PERFORMANCE.md "Huge pages").
+docs/PERFORMANCE.md "A fourth host, and huge pages").
 """
 
 import os
