@@ -135,4 +135,3 @@ class Tuned:
     def json(self):
         return {"missing": self.missing, "recommended": dict(self.settings),
                 "applied": self.applied, "huge_pages": self.huge_pages}
-

@@ -252,11 +252,12 @@ class Handler(BaseHTTPRequestHandler):
 
     @staticmethod
     def file_path(root, path):
-        """The regular file PATH names under ROOT, or None."""
+        """The readable regular file PATH names under ROOT, or None."""
         full = os.path.realpath(os.path.join(root, path.lstrip("/")))
         if not full.startswith(os.path.realpath(root) + os.sep):
             return None
-        return full if os.path.isfile(full) else None
+        ok = os.path.isfile(full) and os.access(full, os.R_OK)
+        return full if ok else None
 
     @classmethod
     def read_file(cls, root, path):
