@@ -195,11 +195,8 @@ def loadavg():
 
 def machine():
     """The machine and the server settings the figures were measured on."""
-    mem_kb = cpu = None
-    with open("/proc/meminfo", encoding="ascii") as f:
-        for line in f:
-            if line.startswith("MemTotal:"):
-                mem_kb = int(line.split()[1])
+    mem_kb = meminfo().get("MemTotal")
+    cpu = None
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
             for line in f:
@@ -215,13 +212,12 @@ def machine():
 
 
 def meminfo():
-    """/proc/meminfo's HugePages_* counts, {name: int}."""
+    """/proc/meminfo as {name: int} (kB, or a count for HugePages_*)."""
     out = {}
     with open("/proc/meminfo", encoding="ascii") as f:
         for line in f:
             name, _, rest = line.partition(":")
-            if name.startswith("HugePages_"):
-                out[name[len("HugePages_"):].lower()] = int(rest.split()[0])
+            out[name] = int(rest.split()[0])
     return out
 
 
@@ -233,11 +229,12 @@ def huge_pages_in_use():
     reserved-unfaulted (Rsvd) or faulted (Total - Free) pages. The cluster
     is this host's (scripts/with-tmp-pg.sh), so /proc/meminfo is its."""
     setting, needed = psql("postgres", "report/huge_pages.sql")[0]
-    m = meminfo()
-    held = m.get("total", 0) - m.get("free", 0) + m.get("rsvd", 0)
+    m = {k[len("HugePages_"):]: v for k, v in meminfo().items()
+         if k.startswith("HugePages_")}
+    held = m.get("Total", 0) - m.get("Free", 0) + m.get("Rsvd", 0)
     needed = int(needed)
     return {"huge_pages": setting, "needed_pages": needed,
-            "host_pages": m.get("total", 0), "held_pages": held,
+            "host_pages": m.get("Total", 0), "held_pages": held,
             "used": needed > 0 and setting != "off" and held >= needed}
 
 

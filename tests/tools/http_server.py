@@ -57,18 +57,13 @@ class State:
                     f.write(json.dumps(entry) + "\n")
 
 
-CHUNK = 1 << 20
-
-
 def etag_of(path):
     """A strong ETag from the file's content (a rewrite with the same size
-    and mtime still changes it), hashed in chunks: a 120 MB file costs
-    about 90 ms here, against 550 ms read whole and hashed at once."""
-    h = hashlib.sha256()
+    and mtime still changes it), hashed in chunks by hashlib.file_digest: a
+    120 MB file costs about 90 ms here, against 550 ms read whole and
+    hashed at once."""
     with open(path, "rb") as f:
-        for block in iter(lambda: f.read(CHUNK), b""):
-            h.update(block)
-    return '"' + h.hexdigest()[:16] + '"'
+        return '"' + hashlib.file_digest(f, "sha256").hexdigest()[:16] + '"'
 
 
 class Handler(BaseHTTPRequestHandler):
