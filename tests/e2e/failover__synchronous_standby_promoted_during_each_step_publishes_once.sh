@@ -33,12 +33,14 @@ for step in copy:"copy staging" validate:"validate_batch" publish:"write_batch";
   "$INVOICE_LOADER" -q --dsn "host=$host_a port=$port_a dbname=postgres user=postgres" migrate >/dev/null
 
   # The standby: a base backup of A that follows it (-R), under its own
-  # name (cluster_name is the walreceiver's application_name).
+  # name (cluster_name is the walreceiver's application_name).  An
+  # immediate checkpoint to start it: the default, spread over
+  # checkpoint_completion_target, made each backup wait about 35 s.
   host_b=$WORK/$b port_b=$((port_a + 1))
   mkdir -p "$host_b" && chmod 755 "$host_b"
   [[ $EUID -eq 0 ]] && chown postgres:postgres "$host_b"
   as_server "$TMP_PG_BIN/pg_basebackup" -h "$host_a" -p "$port_a" -U postgres \
-    -D "$host_b/data" -R -X stream >/dev/null 2>"$WORK/basebackup.err" \
+    -D "$host_b/data" -R -X stream --checkpoint=fast >/dev/null 2>"$WORK/basebackup.err" \
     || fail "pg_basebackup: $(cat "$WORK/basebackup.err")"
   {
     echo "port = $port_b"
