@@ -9,7 +9,8 @@
 #                 build/ would leave ctest nothing to run), plus
 #                 -DINVOICE_LOADER_WERROR=ON when CI=true
 #   ctest         ctest --test-dir build --output-on-failure
-#                 --no-tests=error (Catch2 unit tests, CLI smoke tests)
+#                 --no-tests=error --parallel $(nproc) (Catch2 unit tests,
+#                 CLI smoke tests, the test servers' own tests)
 #   package       scripts/package.sh (the .deb, into build/), then
 #                 tests/package/deb_installs_and_runs.sh on it (dpkg -x:
 #                 --version, --help, man -l, Depends)
@@ -19,15 +20,13 @@
 #                 /dev/null, INVOICE_LOADER=<repo>/build/loader/invoice-loader
 #                 and INVOICE_LOADER_BUILD_DIR=<repo>/build exported; a script
 #                 that does not exist yet is reported as skipped.  Before
-#                 them two builds start in the background, niced, one after
-#                 the other: the previous release's loader
-#                 (tests/e2e/previous_release.sh, into build/previous-release,
-#                 PREVIOUS_RELEASE_DIR) for the upgrade test, which waits for
-#                 it, then the shared-libpq stage's package.
+#                 them the previous release's loader starts building in the
+#                 background (tests/e2e/previous_release.sh, into
+#                 build/previous-release, PREVIOUS_RELEASE_DIR) for the
+#                 upgrade test, which waits for it.
 #   shared-libpq  the build distributions may choose (docs/OPERATIONS.md):
 #                 scripts/package.sh --build-dir build/shared-libpq
-#                 -DINVOICE_LOADER_STATIC_LIBPQ=OFF with the same flags (run
-#                 in the background, its output in build/shared-libpq.log),
+#                 -DINVOICE_LOADER_STATIC_LIBPQ=OFF with the same flags,
 #                 its ctest, and tests/package/deb_installs_and_runs.sh
 #                 --shared-libpq on its .deb (Depends libpq5, the binary
 #                 loads libpq.so.5, Static-Built-Using without PostgreSQL)
@@ -96,33 +95,22 @@ fi
 
 stage install-deps bash scripts/install-deps.sh
 stage build bash scripts/build.sh "${build_args[@]}"
-stage ctest ctest --test-dir build --output-on-failure --no-tests=error
+# In parallel: the longest tests wait on their own servers (tools.*,
+# net.transfer), and each test picks free ports and its own temp files.
+stage ctest ctest --test-dir build --output-on-failure --no-tests=error \
+  --parallel "$(nproc)"
 # shellcheck disable=SC2016  # "$@" and $(...) are the inner bash's
 stage package bash -c 'deb=$(bash scripts/package.sh "$@" | tail -n 1) &&
   bash tests/package/deb_installs_and_runs.sh "$deb"' package "${build_args[@]}"
 
 results=$(mktemp)
-shared_log=$PWD/build/shared-libpq.log
-trap 'rm -f "$results" "$shared_log.rc"' EXIT
-# Two builds in the background (niced), one after the other, while the
-# database stages run, which leave a core idle most of the time: the
-# upgrade test's previous release (the test waits for it:
-# tests/e2e/previous_release.sh), then the shared-libpq stage's package
-# (its build dir, output in $shared_log; the stage below tests it).
+trap 'rm -f "$results"' EXIT
+# The upgrade test's previous release, built in the background (niced)
+# while the SQL suite runs; the test waits for it (tests/e2e/previous_release.sh).
 export PREVIOUS_RELEASE_DIR=$PWD/build/previous-release
 mkdir -p "$PREVIOUS_RELEASE_DIR"
-rm -f "$shared_log.rc"
-mkdir -p build
-{
-  # (its failure is the upgrade test's to report)
-  bash tests/e2e/previous_release.sh "$PREVIOUS_RELEASE_DIR" \
-    >"$PREVIOUS_RELEASE_DIR.log" 2>&1 || true
-  rc=0
-  nice bash scripts/package.sh --build-dir build/shared-libpq \
-    -DINVOICE_LOADER_STATIC_LIBPQ=OFF "${build_args[@]}" >"$shared_log" 2>&1 || rc=$?
-  echo "$rc" >"$shared_log.rc"
-} </dev/null &
-background_builds=$!
+bash tests/e2e/previous_release.sh "$PREVIOUS_RELEASE_DIR" \
+  >"$PREVIOUS_RELEASE_DIR.log" 2>&1 </dev/null &
 header database "scripts/with-tmp-pg.sh: one cluster for ${db_stages[*]}"
 db_rc=0
 INVOICE_LOADER=$PWD/build/loader/invoice-loader \
@@ -144,30 +132,21 @@ for spec in "${db_stages[@]}"; do
 done
 
 # The distribution's libpq instead of the one compiled in: its own build
-# directory, so build/ (tested above) is left as it is; built in the
-# background above, tested here.
-# shellcheck disable=SC2317  # called by stage, below
-shared_libpq() {
-  wait "$background_builds" || true
-  local rc deb
-  rc=$(cat "$shared_log.rc" 2>/dev/null || echo "?")
-  if [[ $rc != 0 ]]; then
-    echo "scripts/package.sh --build-dir build/shared-libpq failed (exit $rc):"
-    tail -n 40 "$shared_log"
-    return 1
-  fi
-  deb=$(tail -n 1 "$shared_log")
-  echo "built in the background: $deb"
-  ctest --test-dir build/shared-libpq --no-tests=error --output-on-failure | tail -n 3 \
-    && bash tests/package/deb_installs_and_runs.sh --shared-libpq "$deb"
-}
-stage shared-libpq shared_libpq
+# directory, so build/ (tested above) is left as it is.
+# shellcheck disable=SC2016  # "$@" and $(...) are the inner bash's
+stage shared-libpq bash -c 'set -eo pipefail
+  deb=$(bash scripts/package.sh --build-dir build/shared-libpq \
+          -DINVOICE_LOADER_STATIC_LIBPQ=OFF "$@" | tail -n 1)
+  ctest --test-dir build/shared-libpq --no-tests=error --output-on-failure \
+    --parallel "$(nproc)" | tail -n 3
+  bash tests/package/deb_installs_and_runs.sh --shared-libpq "$deb"' \
+  shared-libpq "${build_args[@]}"
 
 # The benchmarks are not tests; their smoke runs (seconds) keep them working.
 stage bench-smoke env INVOICE_LOADER="$PWD/build/loader/invoice-loader" \
   bash -c 'bash scripts/bench.sh --smoke && bash scripts/bench-publish.sh --smoke'
 
-wait  # nothing is left in the background by now (the builds: shared-libpq above)
+wait  # the previous release's build, long finished unless the database stages failed early
 printf '\n==> summary\n'
 for i in "${!names[@]}"; do
   printf 'summary: %-13s %-7s %s\n' "${names[$i]}" "${durations[$i]}" "${outcomes[$i]}"
