@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
-# bench/prototypes/versions_by_copy.sh [RECORDS [REPS]]: the write of a
-# batch's versions into core.invoice_version (all of its structure:
-# indexes, CHECKs, triggers) by INSERT ... SELECT, as ingest.write_batch
-# writes them, against COPY FROM STDIN (binary) of the same rows, which
-# PostgreSQL writes with multi-row heap inserts (one WAL record per page)
-# and a bulk-insert buffer ring.  Loads a RECORDS-record file
-# (scripts/gen-invoices.sh, default 1,000,000) into a scratch database of
-# the cluster PG* points at (start one with scripts/with-tmp-pg.sh), keeps
-# its versions in a plain table and in a binary file, empties the versions,
-# then writes them REPS times each way (default 6), alternating, each into
-# a fresh copy of that database after a CHECKPOINT; prints the time (psql,
-# commit included) and the WAL of each.  A measurement, not a test.
+# bench/prototypes/versions_write.sh [RECORDS [REPS]]: three ways to write
+# a batch's versions into core.invoice_version (all of its structure:
+# indexes, CHECKs, triggers):
+#   insert  one INSERT ... SELECT, as ingest.write_batch writes them;
+#   copy    COPY FROM STDIN (binary) of the same rows, which PostgreSQL
+#           writes with multi-row heap inserts (one WAL record per page)
+#           and a bulk-insert buffer ring;
+#   halves  two sessions at once, each an INSERT ... SELECT of half of the
+#           rows, split at the median invoice number (the two cores).
+# Loads a RECORDS-record file (scripts/gen-invoices.sh, default 1,000,000)
+# into a scratch database of the cluster PG* points at (start one with
+# scripts/with-tmp-pg.sh), keeps its versions in a plain table and in a
+# binary file, empties the versions, then writes them REPS times each way
+# (default 6), in turn, each into a fresh copy of that database after a
+# CHECKPOINT; prints the wall time (psql, commits included) and the WAL of
+# each.  A measurement, not a test.
 set -euo pipefail
 records=${1:-1000000}
 reps=${2:-6}
 here=$(cd "$(dirname "$0")" && pwd)
 loader=${INVOICE_LOADER:-$here/../../build/loader/invoice-loader}
-db=proto_versions_by_copy
+db=proto_versions_write
 export PGOPTIONS="${PGOPTIONS:-} -c client_min_messages=warning"
 work=$(mktemp -d)
 chmod 755 "$work"  # the server reads nothing here; psql's \copy does
@@ -38,29 +42,40 @@ alter table core.invoice_version disable trigger user;
 truncate core.invoice_version;
 alter table core.invoice_version enable trigger user;
 vacuum analyze public.versions;
+create table public.split as
+  select percentile_disc(0.5) within group (order by invoice_number) as at
+  from public.versions;
 vacuum analyze core.invoice_version;
 SQL
 psql -X -q -d postgres -c "alter database $db is_template true"
 
 printf '%-4s %-7s %9s %9s\n' rep how seconds "WAL MB"
 for ((i = 1; i <= reps; i++)); do
-  for how in insert copy; do
+  for how in insert copy halves; do
     run=${db}_run
     psql -X -q -d postgres -c "drop database if exists $run" \
       -c "create database $run template $db"
     psql -X -q -d "$run" -c checkpoint
     lsn=$(psql -X -qAt -d "$run" -c "select pg_current_wal_lsn()")
-    if [[ $how == insert ]]; then
-      sql="insert into core.invoice_version select * from public.versions"
-    else
-      sql="\\copy core.invoice_version from '$work/versions.bin' (format binary)"
-    fi
+    all="insert into core.invoice_version select * from public.versions"
     start=$(date +%s.%N)
-    psql -X -q -d "$run" -v ON_ERROR_STOP=1 -c "$sql" >/dev/null
+    case $how in
+      insert) psql -X -q -d "$run" -v ON_ERROR_STOP=1 -c "$all" >/dev/null ;;
+      copy)
+        psql -X -q -d "$run" -v ON_ERROR_STOP=1 \
+          -c "\\copy core.invoice_version from '$work/versions.bin' (format binary)" >/dev/null ;;
+      halves)
+        psql -X -q -d "$run" -v ON_ERROR_STOP=1 \
+          -c "$all where invoice_number < (select at from public.split)" >/dev/null &
+        low=$!
+        psql -X -q -d "$run" -v ON_ERROR_STOP=1 \
+          -c "$all where invoice_number >= (select at from public.split)" >/dev/null
+        wait "$low" ;;
+    esac
     end=$(date +%s.%N)
     wal=$(psql -X -qAt -d "$run" -c "select round((pg_current_wal_lsn() - '$lsn'::pg_lsn) / 1048576)")
     [[ $(psql -X -qAt -d "$run" -c "select count(*) from core.invoice_version") == "$records" ]] ||
-      { echo "versions_by_copy: $how did not write $records versions" >&2; exit 1; }
+      { echo "versions_write: $how did not write $records versions" >&2; exit 1; }
     printf '%-4s %-7s %9s %9s\n' "$i" "$how" \
       "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')" "$wal"
   done
