@@ -10,8 +10,10 @@
 #   - an unknown database exits 78;
 #   - gssencmode=require over the unix socket, where libpq cannot have GSS
 #     encryption, exits 78, once (libpq gives up before sending a byte);
-#   - a malformed DSN and an unknown service (in the DSN or PGSERVICE)
-#     exit 78 with no connection attempt at all;
+#   - a malformed DSN, an unknown service (in the DSN or PGSERVICE) and
+#     values libpq does not accept (sslmode=bogus, an unknown
+#     target_session_attrs, hosts and ports that do not pair up) exit 78
+#     with no connection attempt at all;
 #   - the right password, through a service file, connects (the premise:
 #     the role and pg_hba work).
 source "$(dirname "$0")/lib.sh"
@@ -99,7 +101,8 @@ expect_rc 78
 expect_output_has "GSSAPI encryption required"
 expect_eq "connection attempts requiring GSS over a socket" 1 "$(attempts_since "$before")"
 
-# Malformed DSNs and unknown services: 78, nothing reaches the server.
+# Malformed DSNs, unknown services and values libpq does not accept: 78,
+# nothing reaches the server.
 cat >"$WORK/pg_service.conf" <<EOF
 [known]
 host=$OWN_HOST
@@ -110,13 +113,16 @@ EOF
 export PGSERVICEFILE=$WORK/pg_service.conf
 before=$(backends_now)
 for dsn in "$base user=alice colour=red" "$base user='alice" "postgresql://[::1" \
-           "service=unknown" "service=unknown $base"; do
+           "service=unknown" "service=unknown $base" \
+           "$base user=alice sslmode=bogus" "$base user=alice target_session_attrs=sometimes" \
+           "host=$OWN_HOST,$OWN_HOST,$OWN_HOST port=$OWN_PORT,$OWN_PORT dbname=postgres user=alice"; do
   loader "$dsn"
   expect_rc 78
 done
 PGSERVICE=unknown loader ""
 expect_rc 78
-expect_eq "connection attempts for malformed DSNs and unknown services" 0 "$(attempts_since "$before")"
+expect_eq "connection attempts for malformed DSNs, unknown services and refused values" 0 \
+  "$(attempts_since "$before")"
 
 # The right password through the known service connects (the server has no
 # loader schema, so status fails after connecting, with a SQL error, not

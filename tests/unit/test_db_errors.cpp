@@ -191,11 +191,11 @@ TEST_CASE("kind_of_connect_failure: decided from libpq's structure, not its "
     f.sqlstates = std::move(states);
     return f;
   };
-  SECTION("options libpq cannot resolve (an unknown service) are "
-          "configuration")
+  SECTION("options libpq cannot resolve (an unknown service) or does not "
+          "accept (sslmode=bogus) are configuration")
   {
     ConnectFailure f;
-    f.options_unresolved = true;
+    f.options_unusable = true;
     CHECK(kind_of_connect_failure(f) == ErrorKind::config);
   }
   SECTION("credentials are permission failures, never retried")

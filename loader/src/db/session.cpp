@@ -116,12 +116,12 @@ Wait wait_socket(PGconn *conn, bool for_reading,
   }
 }
 
-[[noreturn]] void throw_connect_failure(PGconn *conn, bool resolved,
+[[noreturn]] void throw_connect_failure(PGconn *conn, bool usable,
                                         bool timed_out,
                                         bool failed_once_connected = false)
 {
   ConnectFailure f;
-  f.options_unresolved = not resolved;
+  f.options_unusable = not usable;
   f.gss_encryption_impossible = failed_once_connected and
                                 option_value(conn, "gssencmode") == "require";
   f.needs_password = PQconnectionNeedsPassword(conn) != 0;
@@ -138,8 +138,8 @@ Wait wait_socket(PGconn *conn, bool for_reading,
   for (auto const &s : f.sqlstates)
     if (state.empty() or s.rfind("28", 0) == 0) state = s;
   throw LoaderError{kind,
-                    (resolved ? "cannot connect to the database: "
-                              : "cannot use the connection options: ") +
+                    (usable ? "cannot connect to the database: "
+                            : "cannot use the connection options: ") +
                       message,
                     state};
 }
@@ -228,7 +228,7 @@ ErrorKind kind_of_connect_failure(ConnectFailure const &f) noexcept
   // PQERRORS_VERBOSE it writes each server's SQLSTATE into the message in
   // a fixed layout.  Credentials win over everything: a wrong password on
   // any host must end the run, never be tried again (lockout policies).
-  if (f.options_unresolved) return ErrorKind::config;
+  if (f.options_unusable) return ErrorKind::config;
   for (auto const &s : f.sqlstates)
     if (s.rfind("28", 0) == 0) return ErrorKind::permission;
   if (f.needs_password) return ErrorKind::permission;
@@ -318,7 +318,20 @@ std::unique_ptr<Connection> connect(std::string const &dsn)
   // appears in the message (see kind_of_connect_failure).
   PQsetErrorVerbosity(conn, PQERRORS_VERBOSE);
   if (PQstatus(conn) == CONNECTION_BAD)
-    throw_connect_failure(conn, options_resolved(conn), false);
+  {
+    // Options libpq refuses (sslmode=bogus, a target_session_attrs it does
+    // not know, hosts and ports that do not pair up) and a server that
+    // failed at once (no socket, refused, DNS) both leave the connection
+    // BAD before the first poll, and only the message says which.
+    // PQpingParams says it by structure: PQPING_NO_ATTEMPT when the options
+    // are not valid, and then it contacts nothing; with valid ones it tries
+    // once more what just failed at once.  Configuration (78), not a
+    // server to wait for (75).
+    bool const usable{options_resolved(conn) and
+                      PQpingParams(keys.data(), values.data(), 1) !=
+                        PQPING_NO_ATTEMPT};
+    throw_connect_failure(conn, usable, false);
+  }
 
   // The PQconnectPoll loop of PQconnectdb, with connect_timeout applied
   // per host as libpq does (the clock restarts when libpq moves on).  Not

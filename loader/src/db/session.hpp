@@ -108,8 +108,10 @@ statement_timeout_for(std::chrono::milliseconds remaining_budget,
 struct ConnectFailure
 {
   /// libpq could not resolve the options (unknown service, unreadable
-  /// service file): no server was contacted.
-  bool options_unresolved = false;
+  /// service file) or does not accept them (a value it does not know, such
+  /// as sslmode=bogus; hosts and ports that do not pair up): no server was
+  /// contacted.
+  bool options_unusable = false;
   /// The server asked for a password and none was available.
   bool needs_password = false;
   /// The server asked for a password (and libpq sent one if it had one).
@@ -125,10 +127,11 @@ struct ConnectFailure
 };
 
 /// Credentials (a 28xxx SQLSTATE, or a password asked for and missing)
-/// -> permission; an unresolved option, an unknown database (3D000) or
-/// GSS encryption required where it is impossible -> config; other server
-/// SQLSTATEs as classify_sqlstate (57P03 starting up, 53300 too many
-/// connections: transient; 42501 no CONNECT privilege: permission); no
+/// -> permission; options libpq cannot resolve or does not accept, an
+/// unknown database (3D000) or GSS encryption required where it is
+/// impossible -> config; other server SQLSTATEs as classify_sqlstate
+/// (57P03 starting up, 53300 too many connections: transient; 42501 no
+/// CONNECT privilege: permission); no
 /// SQLSTATE (refused, no socket, DNS, timeout, a standby where read-write
 /// was asked for) -> transient.
 ErrorKind kind_of_connect_failure(ConnectFailure const &f) noexcept;
