@@ -78,19 +78,6 @@ std::optional<ms> connect_timeout_of(PGconn *conn)
   return std::nullopt;
 }
 
-/// Whether libpq resolved the options at all: when it cannot (unknown
-/// service, unreadable service file) it stops before filling them in, and
-/// no server is contacted.
-bool options_resolved(PGconn *conn)
-{
-  bool any = false;
-  PQconninfoOption *opts{PQconninfo(conn)};
-  for (auto *o = opts; o and o->keyword; ++o)
-    if (o->val != nullptr) any = true;
-  PQconninfoFree(opts);
-  return any;
-}
-
 enum class Wait { done, failed, timed_out };
 
 /// Wait until the socket is ready for what libpq asked, or the deadline.
@@ -319,17 +306,15 @@ std::unique_ptr<Connection> connect(std::string const &dsn)
   PQsetErrorVerbosity(conn, PQERRORS_VERBOSE);
   if (PQstatus(conn) == CONNECTION_BAD)
   {
-    // Options libpq refuses (sslmode=bogus, a target_session_attrs it does
-    // not know, hosts and ports that do not pair up) and a server that
-    // failed at once (no socket, refused, DNS) both leave the connection
-    // BAD before the first poll, and only the message says which.
-    // PQpingParams says it by structure: PQPING_NO_ATTEMPT when the options
-    // are not valid, and then it contacts nothing; with valid ones it tries
-    // once more what just failed at once.  Configuration (78), not a
-    // server to wait for (75).
-    bool const usable{options_resolved(conn) and
-                      PQpingParams(keys.data(), values.data(), 1) !=
-                        PQPING_NO_ATTEMPT};
+    // Options libpq cannot resolve (an unknown service, an unreadable
+    // service file) or refuses (sslmode=bogus, hosts and ports that do not
+    // pair up) and a server that failed at once (no socket, refused, DNS)
+    // all leave the connection BAD before the first poll; only the message
+    // says which.  PQpingParams says it by structure: PQPING_NO_ATTEMPT for
+    // options it could not use, and then it contacts nothing; with usable
+    // ones it tries once more what just failed at once.
+    bool const usable{PQpingParams(keys.data(), values.data(), 1) !=
+                      PQPING_NO_ATTEMPT};
     throw_connect_failure(conn, usable, false);
   }
 

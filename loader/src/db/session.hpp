@@ -131,9 +131,8 @@ struct ConnectFailure
 /// unknown database (3D000) or GSS encryption required where it is
 /// impossible -> config; other server SQLSTATEs as classify_sqlstate
 /// (57P03 starting up, 53300 too many connections: transient; 42501 no
-/// CONNECT privilege: permission); no
-/// SQLSTATE (refused, no socket, DNS, timeout, a standby where read-write
-/// was asked for) -> transient.
+/// CONNECT privilege: permission); no SQLSTATE (refused, no socket, DNS,
+/// timeout, a standby where read-write was asked for) -> transient.
 ErrorKind kind_of_connect_failure(ConnectFailure const &f) noexcept;
 
 /// The SQLSTATEs in a libpq error message built at PQERRORS_VERBOSE:
