@@ -92,16 +92,23 @@ class Handler(BaseHTTPRequestHandler):
             self.entry["bytes"] = nbytes
             self.server.state.record(self.entry)
 
-    def reply(self, status, body=b"", headers=None, close=False):
-        self.note(status, len(body) if self.command != "HEAD" else 0)
+    def head(self, status, length, headers=None, sent=None, close=False):
+        """The status line and headers of a LENGTH-byte body; notes SENT
+        body bytes (default: LENGTH, none for HEAD)."""
+        if sent is None:
+            sent = length if self.command != "HEAD" else 0
+        self.note(status, sent)
         self.send_response(status)
         for k, v in (headers or {}).items():
             self.send_header(k, v)
-        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Content-Length", str(length))
         if close:
             self.send_header("Connection", "close")
             self.close_connection = True
         self.end_headers()
+
+    def reply(self, status, body=b"", headers=None, close=False):
+        self.head(status, len(body), headers, close=close)
         if body and self.command != "HEAD":
             self.wfile.write(body)
         return len(body)
@@ -176,11 +183,8 @@ class Handler(BaseHTTPRequestHandler):
         if name == "redirect":  # 302 to arg (a path or a whole URL)
             return 302, self.reply(302, b"moved\n", {"Location": arg})
         if name == "stall":  # headers, then silence for arg seconds
-            data = self.read_file(root, path) or b"x" * 100
-            self.note(200, 0)
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
+            full = self.file_path(root, path)
+            self.head(200, os.path.getsize(full) if full else 100, sent=0)
             self.wfile.flush()
             time.sleep(float(arg or 30))
             self.hard_close()
@@ -220,18 +224,9 @@ class Handler(BaseHTTPRequestHandler):
                     self.end_headers()
                     return 304, 0
             if name == "cut":  # half the body, then close (curl 18)
-                with open(full, "rb") as f:
-                    data = f.read()
-                self.note(200, len(data) // 2)
-                self.send_response(200)
-                for k, v in headers.items():
-                    self.send_header(k, v)
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                half = data[: len(data) // 2]
-                self.wfile.write(half)
+                half = self.send_file(full, headers, half=True)
                 self.hard_close()
-                return 200, len(half)
+                return 200, half
             return 200, self.send_file(full, headers)
         # A bare status, optionally with a Retry-After: "503", "429:1".
         status = int(name)
@@ -254,33 +249,22 @@ class Handler(BaseHTTPRequestHandler):
         ok = os.path.isfile(full) and os.access(full, os.R_OK)
         return full if ok else None
 
-    @classmethod
-    def read_file(cls, root, path):
-        full = cls.file_path(root, path)
-        if full is None:
-            return None
-        try:
-            with open(full, "rb") as f:
-                return f.read()
-        except OSError:
-            return None
-
-    def send_file(self, full, headers):
-        """200 with the file's bytes, streamed (socket.sendfile: the kernel's
+    def send_file(self, full, headers, half=False):
+        """200 with the file's bytes (with HALF, the first half of them under
+        the whole Content-Length), streamed (socket.sendfile: the kernel's
         sendfile(2) on plain sockets, send() in a loop under TLS), so that a
-        benchmark's large file costs the server no copy into memory."""
+        benchmark's large file costs the server no copy into memory.
+        Returns the body bytes sent."""
         with open(full, "rb") as f:
             size = os.fstat(f.fileno()).st_size
-            self.note(200, size if self.command != "HEAD" else 0)
-            self.send_response(200)
-            for k, v in headers.items():
-                self.send_header(k, v)
-            self.send_header("Content-Length", str(size))
-            self.end_headers()
-            if self.command != "HEAD" and size:
+            count = size // 2 if half else size
+            if self.command == "HEAD":
+                count = 0
+            self.head(200, size, headers, sent=count)
+            if count:
                 self.wfile.flush()
-                self.request.sendfile(f, 0, size)
-        return size
+                self.request.sendfile(f, 0, count)
+        return count
 
     def handle_any(self):
         path, query = self.split()
