@@ -158,10 +158,10 @@ CREATE FUNCTION ingest.add_source(p_source text, p_policy text DEFAULT NULL::tex
 ALTER FUNCTION ingest.add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean, p_deadline time without time zone, p_retention_days integer) OWNER TO invoice_owner;
 
 --
--- Name: analyze_staging(text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+-- Name: analyze_staging(text, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
-CREATE FUNCTION ingest.analyze_staging(p_step text) RETURNS void
+CREATE FUNCTION ingest.analyze_staging(p_step text, p_batch_id bigint) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     SET default_statistics_target TO '10'
@@ -169,7 +169,7 @@ CREATE FUNCTION ingest.analyze_staging(p_step text) RETURNS void
 ;
 
 
-ALTER FUNCTION ingest.analyze_staging(p_step text) OWNER TO invoice_owner;
+ALTER FUNCTION ingest.analyze_staging(p_step text, p_batch_id bigint) OWNER TO invoice_owner;
 
 --
 -- Name: begin_attempt(jsonb); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -261,6 +261,19 @@ CREATE FUNCTION ingest.content_hash(p_status text, p_document_type text, p_custo
 
 
 ALTER FUNCTION ingest.content_hash(p_status text, p_document_type text, p_customer_id text, p_invoice_date date, p_due_date date, p_currency text, p_net_amount numeric, p_tax_amount numeric, p_gross_amount numeric, p_description text) OWNER TO invoice_owner;
+
+--
+-- Name: drop_typed_staging(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.drop_typed_staging(p_batch_id bigint) RETURNS boolean
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.drop_typed_staging(p_batch_id bigint) OWNER TO invoice_owner;
 
 --
 -- Name: failing_records(bigint, date); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -858,6 +871,19 @@ CREATE FUNCTION ingest.sweep_retention(p_chunk integer DEFAULT 10000) RETURNS TA
 ALTER FUNCTION ingest.sweep_retention(p_chunk integer) OWNER TO invoice_owner;
 
 --
+-- Name: sweep_typed_staging(); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.sweep_typed_staging() RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.sweep_typed_staging() OWNER TO invoice_owner;
+
+--
 -- Name: transition(bigint, text, text, bigint, jsonb); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -882,6 +908,33 @@ CREATE FUNCTION ingest.try_runner_xact_lock(p_source text, p_business_date date)
 
 
 ALTER FUNCTION ingest.try_runner_xact_lock(p_source text, p_business_date date) OWNER TO invoice_owner;
+
+--
+-- Name: typed_staging(bigint, boolean); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.typed_staging(p_batch_id bigint, p_attach boolean DEFAULT true) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    SET lock_timeout TO '200ms'
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.typed_staging(p_batch_id bigint, p_attach boolean) OWNER TO invoice_owner;
+
+--
+-- Name: typed_staging_partition(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.typed_staging_partition(p_batch_id bigint) RETURNS regclass
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.typed_staging_partition(p_batch_id bigint) OWNER TO invoice_owner;
 
 --
 -- Name: validate_batch(bigint, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -1670,7 +1723,37 @@ ALTER TABLE staging.invoice_line OWNER TO invoice_owner;
 -- Name: invoice_valid; Type: TABLE; Schema: staging; Owner: invoice_owner
 --
 
-CREATE UNLOGGED TABLE staging.invoice_valid (
+CREATE TABLE staging.invoice_valid (
+    batch_id bigint NOT NULL,
+    record_no integer NOT NULL,
+    invoice_number text COLLATE pg_catalog."C",
+    revision integer,
+    status text,
+    document_type text,
+    customer_id text,
+    invoice_date date,
+    due_date date,
+    currency text,
+    net_amount numeric,
+    tax_amount numeric,
+    gross_amount numeric,
+    description text,
+    content_hash bytea,
+    is_duplicate boolean DEFAULT false NOT NULL,
+    rules integer DEFAULT 0 NOT NULL,
+    raw_fields text[],
+    CONSTRAINT invoice_valid_complete CHECK (((rules <> 0) OR ((invoice_number IS NOT NULL) AND (revision IS NOT NULL) AND (status IS NOT NULL) AND (document_type IS NOT NULL) AND (customer_id IS NOT NULL) AND (invoice_date IS NOT NULL) AND (currency IS NOT NULL) AND (net_amount IS NOT NULL) AND (tax_amount IS NOT NULL) AND (gross_amount IS NOT NULL) AND (content_hash IS NOT NULL))))
+)
+PARTITION BY LIST (batch_id);
+
+
+ALTER TABLE staging.invoice_valid OWNER TO invoice_owner;
+
+--
+-- Name: invoice_valid_shared; Type: TABLE; Schema: staging; Owner: invoice_owner
+--
+
+CREATE UNLOGGED TABLE staging.invoice_valid_shared (
     batch_id bigint NOT NULL,
     record_no integer NOT NULL,
     invoice_number text COLLATE pg_catalog."C",
@@ -1694,7 +1777,7 @@ CREATE UNLOGGED TABLE staging.invoice_valid (
 WITH (autovacuum_vacuum_insert_threshold='-1');
 
 
-ALTER TABLE staging.invoice_valid OWNER TO invoice_owner;
+ALTER TABLE staging.invoice_valid_shared OWNER TO invoice_owner;
 
 --
 -- Name: key_version; Type: TABLE; Schema: staging; Owner: invoice_owner
@@ -1716,6 +1799,13 @@ WITH (autovacuum_vacuum_insert_threshold='-1');
 
 
 ALTER TABLE staging.key_version OWNER TO invoice_owner;
+
+--
+-- Name: invoice_valid_shared; Type: TABLE ATTACH; Schema: staging; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY staging.invoice_valid ATTACH PARTITION staging.invoice_valid_shared DEFAULT;
+
 
 --
 -- Name: invoice_version_period invoice_version_period_pkey; Type: CONSTRAINT; Schema: core; Owner: invoice_owner
@@ -2044,10 +2134,10 @@ CREATE INDEX invoice_line_batch ON staging.invoice_line USING brin (batch_id);
 
 
 --
--- Name: invoice_valid_batch; Type: INDEX; Schema: staging; Owner: invoice_owner
+-- Name: invoice_valid_shared_batch; Type: INDEX; Schema: staging; Owner: invoice_owner
 --
 
-CREATE INDEX invoice_valid_batch ON staging.invoice_valid USING brin (batch_id);
+CREATE INDEX invoice_valid_shared_batch ON staging.invoice_valid_shared USING brin (batch_id);
 
 
 --
@@ -2177,10 +2267,10 @@ CREATE TRIGGER invoice_line_scope AFTER INSERT ON staging.invoice_line REFERENCI
 
 
 --
--- Name: invoice_valid invoice_valid_scope; Type: TRIGGER; Schema: staging; Owner: invoice_owner
+-- Name: invoice_valid_shared invoice_valid_scope; Type: TRIGGER; Schema: staging; Owner: invoice_owner
 --
 
-CREATE TRIGGER invoice_valid_scope AFTER INSERT ON staging.invoice_valid REFERENCING NEW TABLE AS staged FOR EACH STATEMENT EXECUTE FUNCTION ingest.check_typed_staging_scope();
+CREATE TRIGGER invoice_valid_scope AFTER INSERT ON staging.invoice_valid_shared REFERENCING NEW TABLE AS staged FOR EACH STATEMENT EXECUTE FUNCTION ingest.check_typed_staging_scope();
 
 
 --
@@ -2428,11 +2518,11 @@ GRANT ALL ON FUNCTION ingest.add_source(p_source text, p_policy text, p_max_reje
 
 
 --
--- Name: FUNCTION analyze_staging(p_step text); Type: ACL; Schema: ingest; Owner: invoice_owner
+-- Name: FUNCTION analyze_staging(p_step text, p_batch_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
-REVOKE ALL ON FUNCTION ingest.analyze_staging(p_step text) FROM PUBLIC;
-GRANT ALL ON FUNCTION ingest.analyze_staging(p_step text) TO invoice_loader;
+REVOKE ALL ON FUNCTION ingest.analyze_staging(p_step text, p_batch_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.analyze_staging(p_step text, p_batch_id bigint) TO invoice_loader;
 
 
 --
@@ -2484,6 +2574,13 @@ REVOKE ALL ON FUNCTION ingest.consume_replay(p_batch_id bigint, p_attempt_id big
 --
 
 REVOKE ALL ON FUNCTION ingest.content_hash(p_status text, p_document_type text, p_customer_id text, p_invoice_date date, p_due_date date, p_currency text, p_net_amount numeric, p_tax_amount numeric, p_gross_amount numeric, p_description text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION drop_typed_staging(p_batch_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.drop_typed_staging(p_batch_id bigint) FROM PUBLIC;
 
 
 --
@@ -2816,6 +2913,15 @@ GRANT ALL ON FUNCTION ingest.sweep_retention(p_chunk integer) TO invoice_operato
 
 
 --
+-- Name: FUNCTION sweep_typed_staging(); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.sweep_typed_staging() FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.sweep_typed_staging() TO invoice_loader;
+GRANT ALL ON FUNCTION ingest.sweep_typed_staging() TO invoice_operator;
+
+
+--
 -- Name: FUNCTION transition(p_batch_id bigint, p_from text, p_to text, p_attempt_id bigint, p_detail jsonb); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -2827,6 +2933,21 @@ REVOKE ALL ON FUNCTION ingest.transition(p_batch_id bigint, p_from text, p_to te
 --
 
 REVOKE ALL ON FUNCTION ingest.try_runner_xact_lock(p_source text, p_business_date date) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION typed_staging(p_batch_id bigint, p_attach boolean); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.typed_staging(p_batch_id bigint, p_attach boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.typed_staging(p_batch_id bigint, p_attach boolean) TO invoice_loader;
+
+
+--
+-- Name: FUNCTION typed_staging_partition(p_batch_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.typed_staging_partition(p_batch_id bigint) FROM PUBLIC;
 
 
 --
@@ -3018,10 +3139,10 @@ GRANT INSERT ON TABLE staging.invoice_line TO invoice_loader;
 
 
 --
--- Name: TABLE invoice_valid; Type: ACL; Schema: staging; Owner: invoice_owner
+-- Name: TABLE invoice_valid_shared; Type: ACL; Schema: staging; Owner: invoice_owner
 --
 
-GRANT INSERT ON TABLE staging.invoice_valid TO invoice_loader;
+GRANT INSERT ON TABLE staging.invoice_valid_shared TO invoice_loader;
 
 
 --

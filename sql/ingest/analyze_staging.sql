@@ -14,17 +14,24 @@
 -- tenth of the time (17 ms against 0.2 s for a million typed rows).
 -- p_step: 'validation' (the raw rows it reads) or 'publication' (the typed
 -- rows validation wrote, and the key history it read); each table is
--- analyzed where it changed.
+-- analyzed where it changed.  The typed rows are p_batch_id's table: its
+-- own partition of staging.invoice_valid, or the shared one
+-- (ingest.typed_staging); ANALYZE of the partitioned parent would sample
+-- every batch's partition.
 -- Errors: 22023 any other step.
-create or replace function ingest.analyze_staging(p_step text)
+create or replace function ingest.analyze_staging(p_step text, p_batch_id bigint)
 returns void
 language plpgsql
 security definer
 set search_path = ''
 set default_statistics_target = 10
 as $$
+declare
+  v_typed pg_catalog.regclass :=
+    coalesce(ingest.typed_staging_partition(p_batch_id),
+             'staging.invoice_valid_shared'::pg_catalog.regclass);
 begin
-  -- The BRIN batch indexes of the raw and the typed rows.  Summarized
+  -- The BRIN batch indexes of the raw and the shared typed rows.  Summarized
   -- ranges let a batch's lookups skip the pages of other batches; a
   -- lookup reads every unsummarized range, whoever's rows it holds.  So
   -- the page ranges written since the last call are summarized when
@@ -41,10 +48,10 @@ begin
   if (select count(*) from ingest.batch as b
        where b.state in ('received', 'staged', 'validated')) > 1 then
     perform pg_catalog.brin_summarize_new_values('staging.invoice_line_batch'::pg_catalog.regclass);
-    perform pg_catalog.brin_summarize_new_values('staging.invoice_valid_batch'::pg_catalog.regclass);
+    perform pg_catalog.brin_summarize_new_values('staging.invoice_valid_shared_batch'::pg_catalog.regclass);
   else
     perform pg_catalog.brin_summarize_range('staging.invoice_line_batch'::pg_catalog.regclass, 0);
-    perform pg_catalog.brin_summarize_range('staging.invoice_valid_batch'::pg_catalog.regclass, 0);
+    perform pg_catalog.brin_summarize_range('staging.invoice_valid_shared_batch'::pg_catalog.regclass, 0);
   end if;
   -- only the columns the steps join, group and filter on: the others
   -- (amounts, descriptions, the sixteen extra_N) would triple its cost
@@ -53,9 +60,11 @@ begin
       -- raw rows (the SQL path) or the loader's typed rows, whichever the
       -- batch has
       analyze staging.invoice_line (batch_id, record_no, invoice_number, currency);
-      analyze staging.invoice_valid (batch_id, record_no, invoice_number, revision, rules);
+      execute pg_catalog.format('analyze %s (batch_id, record_no, invoice_number, revision, rules)',
+                                v_typed);
     when 'publication' then
-      analyze staging.invoice_valid (batch_id, record_no, invoice_number, revision, is_duplicate);
+      execute pg_catalog.format('analyze %s (batch_id, record_no, invoice_number, revision, is_duplicate)',
+                                v_typed);
       -- and what validation read from history for the batch's keys: the
       -- merge joins it with the typed rows, and without its size the
       -- planner takes it for a few hundred rows and hashes the million
@@ -70,7 +79,7 @@ begin
   end case;
 end;
 $$;
-comment on function ingest.analyze_staging(text) is
-  E'ANALYZE what the next step reads (in its own transaction: the lock is held to its end).\nErrors: 22023 unknown step.';
-revoke all on function ingest.analyze_staging(text) from public;
-grant execute on function ingest.analyze_staging(text) to invoice_loader;
+comment on function ingest.analyze_staging(text, bigint) is
+  E'ANALYZE what the next step of the batch reads (in its own transaction: the lock is held to its end).\nErrors: 22023 unknown step.';
+revoke all on function ingest.analyze_staging(text, bigint) from public;
+grant execute on function ingest.analyze_staging(text, bigint) to invoice_loader;

@@ -16,7 +16,10 @@
 --   5. ingest.sweep_retention(p_chunk): staging rows of batches finished
 --      longer than the source's retention ago, p_chunk rows per
 --      transaction;
---   6. ingest.sweep_cron_history(p_cron_keep_days): pg_cron's run history
+--   6. ingest.sweep_typed_staging: the typed staging partitions of
+--      finished batches that their clearing could not drop (staging was in
+--      use then);
+--   7. ingest.sweep_cron_history(p_cron_keep_days): pg_cron's run history
 --      of the sweep jobs, when pg_cron is in this database.
 -- A part that fails is reported as a WARNING and the next part still runs;
 -- at the end the sweep raises the first part's error (SQLSTATE kept), so
@@ -51,7 +54,8 @@ begin
   -- deleted) runs again in a new transaction, at most 100000 rounds.
   foreach v_part in array array['sweep_abandoned_attempts', 'sweep_orphan_received',
                                 'sweep_publish_ready', 'sweep_deadlines',
-                                'sweep_retention', 'sweep_cron_history'] loop
+                                'sweep_retention', 'sweep_typed_staging',
+                                'sweep_cron_history'] loop
     v_rounds := 0;
     loop
       v_rounds := v_rounds + 1;
@@ -75,6 +79,8 @@ begin
           when 'sweep_retention' then
             select true into v_more from ingest.sweep_retention(p_chunk);
             v_more := coalesce(v_more, false);
+          when 'sweep_typed_staging' then
+            perform ingest.sweep_typed_staging();
           when 'sweep_cron_history' then
             perform ingest.sweep_cron_history(p_cron_keep_days);
         end case;
@@ -99,6 +105,6 @@ begin
 end;
 $$;
 comment on procedure ingest.sweep(interval, integer, integer) is
-  E'Run every sweep once (abandoned attempts, orphan received batches, publish ready, deadlines, retention, pg_cron history), committing between parts and chunks.\nErrors: the first part''s error, raised after all parts ran.';
+  E'Run every sweep once (abandoned attempts, orphan received batches, publish ready, deadlines, retention, typed staging partitions, pg_cron history), committing between parts and chunks.\nErrors: the first part''s error, raised after all parts ran.';
 revoke all on procedure ingest.sweep(interval, integer, integer) from public;
 grant execute on procedure ingest.sweep(interval, integer, integer) to invoice_loader, invoice_operator;

@@ -53,7 +53,8 @@ begin
     v_left := v_left - v_n;
     if v_left > 0 then
       delete from staging.invoice_valid as v
-       where v.ctid = any (array(select x.ctid from staging.invoice_valid as x
+       where v.batch_id = v_b.batch_id  -- a ctid is unique within a partition only
+         and v.ctid = any (array(select x.ctid from staging.invoice_valid as x
                                  where x.batch_id = v_b.batch_id limit v_left));
       get diagnostics v_n = row_count;
       v_left := v_left - v_n;

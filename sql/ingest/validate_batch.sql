@@ -214,7 +214,9 @@ begin
   --    files none does; then one window pass over the batch's rows, sorted
   --    by key and record number, gives each row its key's copies, first
   --    record and whether the copies differ; the marks and deletions find
-  --    their rows by ctid (same transaction, rows not otherwise touched).
+  --    their rows by ctid (same transaction, rows not otherwise touched;
+  --    with the batch's id, which keeps them to its partition: a ctid is
+  --    unique within a partition, not across them).
   --    When the file has as many distinct invoice numbers as records
   --    (step 0), no key repeats and even the count is skipped.
   if v_totals.distinct_keys = v_staged then
@@ -258,11 +260,13 @@ begin
     marked as (
       update staging.invoice_valid as v
          set is_duplicate = true
-       where v.ctid = any (array(select k.tid from k
+       where v.batch_id = p_batch_id
+         and v.ctid = any (array(select k.tid from k
                                  where not k.conflicting and k.record_no <> k.first_record))
       returning 1)
     delete from staging.invoice_valid as v
-     where v.ctid = any (array(select k.tid from k where k.conflicting));
+     where v.batch_id = p_batch_id
+       and v.ctid = any (array(select k.tid from k where k.conflicting));
   end if;
 
   -- 4. Revisions are immutable: a published (key, revision) with other

@@ -110,10 +110,10 @@ select :batch_id, c.record_no, c.invoice_number, c.revision, c.status, c.documen
        c.gross_amount, c.description
 from corpus as c;
 select ingest.mark_staged(:batch_id, :attempt_id, $records);
-select ingest.analyze_staging('validation');
+select ingest.analyze_staging('validation', :batch_id);
 select state from ingest.validate_batch(:batch_id, :attempt_id);
 \if :publish
-select ingest.analyze_staging('publication');
+select ingest.analyze_staging('publication', :batch_id);
 select outcome from ingest.publish_batch(:batch_id, :attempt_id);
 select ingest.finish_attempt(:attempt_id, 'published', null, null, null);
 \else

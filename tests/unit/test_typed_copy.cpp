@@ -98,10 +98,13 @@ std::vector<std::string> raw_fields(Tuple const &t)
 }
 } // namespace
 
-TEST_CASE("typed_copy: the statement names 17 columns, binary format",
+TEST_CASE("typed_copy: the statement names the table, 17 columns, binary "
+          "format",
           "[unit][typed_copy]")
 {
-  std::string_view const s{typed_copy_statement};
+  std::string const stmt{typed_copy_statement("staging.invoice_valid_b7")};
+  std::string_view const s{stmt};
+  CHECK(s.substr(0, 30) == "copy staging.invoice_valid_b7 ");
   auto const open = s.find('('), close = s.find(')');
   REQUIRE(close != std::string_view::npos);
   std::string_view const list = s.substr(open + 1, close - open - 1);

@@ -202,9 +202,18 @@ void LoadSteps::stage(std::int64_t batch_id, std::int64_t attempt_id,
 {
   try
   {
+    std::string table;
+    {
+      // Committed before the COPY: attaching a partition locks what other
+      // batches' steps read, for as short a time as possible.
+      pqxx::work tx{m_db.cx()};
+      CancelOnSignal const cancel{tx};
+      table = typed_staging_in(tx, batch_id, true);
+      tx.commit();
+    }
     pqxx::work tx{m_db.cx()};
     CancelOnSignal const cancel{tx};
-    stage_in(tx, batch_id, attempt_id, produce);
+    stage_in(tx, table, batch_id, attempt_id, produce);
     m_xid = xid_of(tx);
     tx.commit();
   }
@@ -229,7 +238,10 @@ DryRun LoadSteps::dry_run(BeginArgs const &args, Producer const &produce,
     out.state = at.state;
     if (out.state == BatchState::received)
     {
-      stage_in(tx, at.batch_id, at.attempt_id, produce);
+      // No partition of its own: this transaction would hold the attach's
+      // locks, which other batches' staging waits for, to its end.
+      stage_in(tx, typed_staging_in(tx, at.batch_id, false), at.batch_id,
+               at.attempt_id, produce);
       out.state = BatchState::staged;
     }
     if (out.state == BatchState::staged)
@@ -252,13 +264,13 @@ DryRun LoadSteps::dry_run(BeginArgs const &args, Producer const &produce,
   }
 }
 
-void LoadSteps::analyze_staging(char const *step)
+void LoadSteps::analyze_staging(char const *step, std::int64_t batch_id)
 {
   // Its own transaction: ANALYZE keeps its lock until the end of the
   // transaction, which inside a step would queue other batches' steps.
   pqxx::work tx{m_db.cx()};
   CancelOnSignal const cancel{tx};
-  tx.exec_params("select ingest.analyze_staging($1)", step);
+  tx.exec_params("select ingest.analyze_staging($1, $2)", step, batch_id);
   tx.commit();
 }
 
@@ -266,7 +278,7 @@ Validated LoadSteps::validate(std::int64_t batch_id, std::int64_t attempt_id)
 {
   try
   {
-    analyze_staging("validation");
+    analyze_staging("validation", batch_id);
     pqxx::work tx{m_db.cx()};
     CancelOnSignal const cancel{tx};
     Validated const v{validate_in(tx, batch_id, attempt_id)};
@@ -320,7 +332,7 @@ Published LoadSteps::publish(std::int64_t batch_id, std::int64_t attempt_id)
 {
   try
   {
-    analyze_staging("publication");
+    analyze_staging("publication", batch_id);
     // Write, audit, publish: the versions are written and reconciled in a
     // transaction of their own, unseen by consumers (ingest.write_batch),
     // so that the publishing transaction below is short.  Its outcome is

@@ -164,9 +164,12 @@ public:
   /// On a new session: retake the runner lock, read the batch state and
   /// the status of the step transaction whose outcome was lost.
   Resumed resume_attempt(std::int64_t attempt_id);
-  /// One transaction: read the field rules' bits and the currencies,
-  /// COPY what produce() writes into staging.invoice_valid, then
-  /// ingest.mark_staged with the record count produce() returns.
+  /// ingest.typed_staging in a transaction of its own (the table to COPY
+  /// into: the batch's own partition of staging.invoice_valid, which it
+  /// may attach, or the shared one); then one transaction: read the field
+  /// rules' bits and the currencies, COPY what produce() writes into that
+  /// table, then ingest.mark_staged with the record count produce()
+  /// returns.
   void stage(std::int64_t batch_id, std::int64_t attempt_id,
              Producer const &produce);
   Validated validate(std::int64_t batch_id, std::int64_t attempt_id);
@@ -190,7 +193,7 @@ public:
 private:
   /// Fresh statistics of what the step ("validation" or "publication")
   /// reads (ingest.analyze_staging), committed before it plans over them.
-  void analyze_staging(char const *step);
+  void analyze_staging(char const *step, std::int64_t batch_id);
   Database m_db;
   std::string m_xid; ///< xid of the last step transaction sent to commit
 };

@@ -31,13 +31,22 @@ StagingContext staging_context(pqxx::dbtransaction &tx, std::int64_t batch_id)
 }
 } // namespace
 
-void stage_in(pqxx::dbtransaction &tx, std::int64_t batch_id,
-              std::int64_t attempt_id, Producer const &produce)
+std::string typed_staging_in(pqxx::dbtransaction &tx, std::int64_t batch_id,
+                             bool attach)
+{
+  return tx
+    .exec_params1("select ingest.typed_staging($1, $2)", batch_id, attach)[0]
+    .as<std::string>();
+}
+
+void stage_in(pqxx::dbtransaction &tx, std::string const &table,
+              std::int64_t batch_id, std::int64_t attempt_id,
+              Producer const &produce)
 {
   StagingContext const ctx{staging_context(tx, batch_id)};
   std::uint64_t sent = 0, stored = 0;
   {
-    CopyIn copy{tx, std::string{io::typed_copy_statement}};
+    CopyIn copy{tx, io::typed_copy_statement(table)};
     sent = produce(ctx, [&copy](char const *data, std::size_t size) {
       throw_if_interrupted("staging (COPY)");
       copy.write(data, size);

@@ -16,12 +16,18 @@
 namespace loader::io
 {
 /// The COPY statement the rows are written for (the column order of
-/// append_typed_row).
-inline constexpr std::string_view typed_copy_statement{
-  "copy staging.invoice_valid (batch_id, record_no, rules, invoice_number, "
-  "revision, status, document_type, customer_id, invoice_date, due_date, "
-  "currency, net_amount, tax_amount, gross_amount, description, "
-  "content_hash, raw_fields) from stdin (format binary)"};
+/// append_typed_row), into table: a qualified name as the database gave it
+/// (ingest.typed_staging), put in as it is.
+inline std::string typed_copy_statement(std::string_view table)
+{
+  std::string s{"copy "};
+  s.append(table);
+  s.append(" (batch_id, record_no, rules, invoice_number, revision, status, "
+           "document_type, customer_id, invoice_date, due_date, currency, "
+           "net_amount, tax_amount, gross_amount, description, content_hash, "
+           "raw_fields) from stdin (format binary)");
+  return s;
+}
 
 /// The columns of typed_copy_statement: the field count of every row.
 inline constexpr std::int16_t typed_copy_columns = 17;

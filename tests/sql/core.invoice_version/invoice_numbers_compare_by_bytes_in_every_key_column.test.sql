@@ -1,7 +1,8 @@
 -- Invoice numbers compare byte by byte (COLLATE "C", migrations/0027)
 -- wherever the merge indexes or sorts them, whatever collation the database
 -- was created with: the versions and their two side tables, the loader's
--- typed staging and the key history, and every index over those columns.
+-- typed staging (the partitioned table and its shared partition,
+-- migrations/0028) and the key history, and every index over those columns.
 -- Under a libc locale such as de_DE.UTF-8 each B-tree comparison would
 -- otherwise be a strcoll() call (docs/PERFORMANCE.md, "Invoice numbers
 -- compare by bytes").  A table made anew without the COLLATE fails here.
@@ -15,10 +16,11 @@ select is(
    from pg_catalog.pg_attribute as a
    join pg_catalog.pg_class as c on c.oid = a.attrelid
    where c.relnamespace in ('core'::regnamespace, 'staging'::regnamespace)
-     and c.relkind = 'r' and a.attname = 'invoice_number' and not a.attisdropped),
+     and c.relkind in ('r', 'p') and a.attname = 'invoice_number' and not a.attisdropped),
   array['core.invoice_version.invoice_number', 'core.invoice_version_period.invoice_number',
         'core.invoice_version_reverted.invoice_number', 'staging.invoice_line.invoice_number',
-        'staging.invoice_valid.invoice_number', 'staging.key_version.invoice_number'],
+        'staging.invoice_valid.invoice_number', 'staging.invoice_valid_shared.invoice_number',
+        'staging.key_version.invoice_number'],
   'These tables of core and staging hold an invoice number.');
 
 select is(
@@ -27,7 +29,7 @@ select is(
    from pg_catalog.pg_attribute as a
    join pg_catalog.pg_class as c on c.oid = a.attrelid
    where c.relnamespace in ('core'::regnamespace, 'staging'::regnamespace)
-     and c.relkind = 'r' and a.attname = 'invoice_number' and not a.attisdropped
+     and c.relkind in ('r', 'p') and a.attname = 'invoice_number' and not a.attisdropped
      and a.attrelid <> 'staging.invoice_line'::regclass
      and a.attcollation <> 'pg_catalog."C"'::regcollation),
   null,

@@ -8,7 +8,7 @@ begin;
 select plan(6);
 
 -- a fresh index, as after a crash or a big batch's truncation
-truncate staging.invoice_line, staging.invoice_valid;
+truncate staging.invoice_line, staging.invoice_valid_shared;
 select tests.make_source('acme-erp');
 select tests.make_source('globex-erp');
 select batch_id as first from tests.stage_batch('acme-erp', tests.d(), tests.seed_lines(9000)) \gset
@@ -20,7 +20,7 @@ select cmp_ok(pg_catalog.pg_relation_size('staging.invoice_line') / 8192, '>', 1
               'Its raw rows span more than one range of 128 pages.');
 
 set local role invoice_loader;
-select ingest.analyze_staging('validation');
+select ingest.analyze_staging('validation', :first);
 reset role;
 
 select is(pg_catalog.brin_summarize_range('staging.invoice_line_batch', 0), 0,
@@ -31,7 +31,7 @@ select cmp_ok(pg_catalog.brin_summarize_new_values('staging.invoice_line_batch')
 -- a second batch in staging: its new ranges are summarized before a step
 select batch_id as second from tests.stage_batch('globex-erp', tests.d(), tests.seed_lines(9000)) \gset
 set local role invoice_loader;
-select ingest.analyze_staging('validation');
+select ingest.analyze_staging('validation', :second);
 reset role;
 select is(pg_catalog.brin_summarize_new_values('staging.invoice_line_batch'), 0,
           'With two batches in staging, every range written since is summarized.');

@@ -1,6 +1,6 @@
 -- EXECUTE on ingest's functions, role by role (CONTRACT.md section 9):
 -- invoice_loader runs get_source, begin_attempt, resume_attempt, mark_staged,
--- analyze_staging, validate_batch, publish_batch, finish_attempt,
+-- typed_staging, analyze_staging, validate_batch, publish_batch, finish_attempt,
 -- status_report, the dispatcher's claim_notifications and
 -- mark_notification, and the sweep with its parts;
 -- invoice_operator runs add_source, get_source, status_report, replay_batch
@@ -10,7 +10,7 @@
 -- reporting.invoice_as_of_batch, granted to all three, are checked in
 -- reporting.invoice_as_of); nobody runs the internal steps directly.
 begin;
-select plan(126);
+select plan(138);
 
 with f(name, args, loader, operator) as (values
   ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'boolean', 'time without time zone',
@@ -27,7 +27,10 @@ with f(name, args, loader, operator) as (values
   ('quarantine_batch', array['bigint', 'text', 'bigint', 'jsonb'], false, false),
   ('parse_manifest', array['text', 'bigint', 'text', 'boolean', 'text', 'date', 'text'], false, false),
   ('is_iso_date', array['text'], false, false),
-  ('analyze_staging', array['text'], true, false),
+  ('analyze_staging', array['text', 'bigint'], true, false),
+  ('typed_staging', array['bigint', 'boolean'], true, false),
+  ('typed_staging_partition', array['bigint'], false, false),
+  ('drop_typed_staging', array['bigint'], false, false),
   ('restage_lost_batch', array['bigint', 'text', 'bigint'], false, false),
   ('failing_records', array['bigint', 'date'], false, false),
   ('staged_totals', array['bigint'], false, false),
@@ -51,6 +54,7 @@ with f(name, args, loader, operator) as (values
   ('sweep_publish_ready', array['uuid', 'bigint[]'], true, true),
   ('sweep_deadlines', array['integer'], true, true),
   ('sweep_retention', array['integer'], true, true),
+  ('sweep_typed_staging', '{}'::text[], true, true),
   ('sweep_cron_history', array['integer'], true, true),
   ('runner_lock_key', array['text', 'date'], false, false),
   ('notification_lock_key', array['bigint'], false, false),

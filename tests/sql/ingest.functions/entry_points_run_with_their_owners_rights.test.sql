@@ -12,7 +12,7 @@
 -- revert_batch and resolve_notification are definers too (they check
 -- session_user themselves).
 begin;
-select plan(42);
+select plan(46);
 
 select is_definer('ingest', f.name, f.args,
                   format('ingest.%s runs with its owner''s rights.', f.name))
@@ -25,7 +25,8 @@ from (values ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'bo
              ('validate_batch', array['bigint', 'bigint']),
              ('publish_batch', array['bigint', 'bigint']),
              ('finish_attempt', array['bigint', 'text', 'text', 'text', 'text']),
-             ('analyze_staging', array['text']),
+             ('analyze_staging', array['text', 'bigint']),
+             ('typed_staging', array['bigint', 'boolean']),
              ('replay_batch', array['bigint', 'text']),
              ('revert_batch', array['bigint', 'text']),
              ('claim_notifications', array['integer', 'text']),
@@ -36,6 +37,7 @@ from (values ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'bo
              ('sweep_publish_ready', array['uuid', 'bigint[]']),
              ('sweep_deadlines', array['integer']),
              ('sweep_retention', array['integer']),
+             ('sweep_typed_staging', '{}'::text[]),
              ('resolve_notification', array['bigint', 'text', 'text'])) as f(name, args);
 
 select isnt_definer('ingest', f.name, f.args,
@@ -62,7 +64,9 @@ from (values ('transition', array['bigint', 'text', 'text', 'bigint', 'jsonb']),
              ('runner_lock_key', array['text', 'date']),
              ('notification_lock_key', array['bigint']),
              ('publication_lock_key', array['text']),
-             ('try_runner_xact_lock', array['text', 'date'])) as f(name, args);
+             ('try_runner_xact_lock', array['text', 'date']),
+             ('typed_staging_partition', array['bigint']),
+             ('drop_typed_staging', array['bigint'])) as f(name, args);
 
 select * from finish();
 rollback;

@@ -34,7 +34,8 @@ from (values (1, 'INV-0', 0, 100.00, 20.00, 120.00),
                                                           net, tax, gross);
 grant select on loader_rows to invoice_loader;
 set local role invoice_loader;
-insert into staging.invoice_valid (batch_id, record_no, rules, invoice_number, revision, status,
+-- into the table ingest.typed_staging names for a small batch (0028)
+insert into staging.invoice_valid_shared (batch_id, record_no, rules, invoice_number, revision, status,
                                    document_type, customer_id, invoice_date, due_date, currency,
                                    net_amount, tax_amount, gross_amount, description, content_hash)
 select * from loader_rows;

@@ -50,7 +50,8 @@ update loader_rows as v set content_hash = x.content_hash
  where v.rules = 0 and x.batch_id = :a and x.record_no = v.record_no;
 grant select on loader_rows to invoice_loader;
 set local role invoice_loader;
-insert into staging.invoice_valid (batch_id, record_no, rules, invoice_number, revision, status,
+-- into the table ingest.typed_staging names for a small batch (0028)
+insert into staging.invoice_valid_shared (batch_id, record_no, rules, invoice_number, revision, status,
                                    document_type, customer_id, invoice_date, due_date, currency,
                                    net_amount, tax_amount, gross_amount, description,
                                    raw_fields, content_hash)
