@@ -263,17 +263,17 @@ CREATE FUNCTION ingest.content_hash(p_status text, p_document_type text, p_custo
 ALTER FUNCTION ingest.content_hash(p_status text, p_document_type text, p_customer_id text, p_invoice_date date, p_due_date date, p_currency text, p_net_amount numeric, p_tax_amount numeric, p_gross_amount numeric, p_description text) OWNER TO invoice_owner;
 
 --
--- Name: drop_typed_staging(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+-- Name: drop_typed_staging(regclass); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
-CREATE FUNCTION ingest.drop_typed_staging(p_batch_id bigint) RETURNS boolean
+CREATE FUNCTION ingest.drop_typed_staging(p_partition regclass) RETURNS boolean
     LANGUAGE plpgsql
     SET search_path TO ''
     AS <body in sql/>
 ;
 
 
-ALTER FUNCTION ingest.drop_typed_staging(p_batch_id bigint) OWNER TO invoice_owner;
+ALTER FUNCTION ingest.drop_typed_staging(p_partition regclass) OWNER TO invoice_owner;
 
 --
 -- Name: failing_records(bigint, date); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -2577,10 +2577,10 @@ REVOKE ALL ON FUNCTION ingest.content_hash(p_status text, p_document_type text, 
 
 
 --
--- Name: FUNCTION drop_typed_staging(p_batch_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+-- Name: FUNCTION drop_typed_staging(p_partition regclass); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
-REVOKE ALL ON FUNCTION ingest.drop_typed_staging(p_batch_id bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION ingest.drop_typed_staging(p_partition regclass) FROM PUBLIC;
 
 
 --

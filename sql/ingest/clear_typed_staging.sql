@@ -39,7 +39,7 @@ as $$
 declare
   v_partition pg_catalog.regclass := ingest.typed_staging_partition(p_batch_id);
 begin
-  if v_partition is not null and not ingest.drop_typed_staging(p_batch_id) then
+  if v_partition is not null and not ingest.drop_typed_staging(v_partition) then
     begin
       execute pg_catalog.format('lock table %s in access exclusive mode nowait', v_partition);
       execute pg_catalog.format('truncate %s', v_partition);

@@ -15,21 +15,22 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_batch_id bigint;
-  v_n        integer := 0;
+  v_p record;
+  v_n integer := 0;
 begin
-  for v_batch_id in
-    select pg_catalog.substr(c.relname, pg_catalog.length('invoice_valid_b') + 1)::bigint
+  for v_p in
+    select i.inhrelid::pg_catalog.regclass as partition,
+           pg_catalog.substr(c.relname, pg_catalog.length('invoice_valid_b') + 1)::bigint as batch_id
     from pg_catalog.pg_inherits as i
     join pg_catalog.pg_class as c on c.oid = i.inhrelid
     where i.inhparent = 'staging.invoice_valid'::pg_catalog.regclass
       and c.relname ~ '^invoice_valid_b[0-9]+$'
-    order by 1
+    order by 2
   loop
     continue when exists (select from ingest.batch as b
-                          where b.batch_id = v_batch_id
+                          where b.batch_id = v_p.batch_id
                             and b.state in ('received', 'staged', 'validated'));
-    exit when not ingest.drop_typed_staging(v_batch_id);
+    exit when not ingest.drop_typed_staging(v_p.partition);
     v_n := v_n + 1;
   end loop;
   return v_n;

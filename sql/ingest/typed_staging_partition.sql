@@ -1,8 +1,8 @@
 -- ingest.typed_staging_partition: a batch's own partition of
 -- staging.invoice_valid, staging.invoice_valid_b<batch_id>, or NULL when
 -- it has none (its typed rows, if any, are in the DEFAULT partition
--- staging.invoice_valid_shared; migrations/0028).  The name is made here
--- only: ingest.typed_staging creates the table, ingest.drop_typed_staging
+-- staging.invoice_valid_shared; migrations/0028).  ingest.typed_staging,
+-- which creates the table, names it the same way; ingest.drop_typed_staging
 -- drops it.
 -- Helper: no EXECUTE grants.
 -- Errors: none.

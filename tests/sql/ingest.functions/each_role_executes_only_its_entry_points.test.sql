@@ -30,7 +30,7 @@ with f(name, args, loader, operator) as (values
   ('analyze_staging', array['text', 'bigint'], true, false),
   ('typed_staging', array['bigint', 'boolean'], true, false),
   ('typed_staging_partition', array['bigint'], false, false),
-  ('drop_typed_staging', array['bigint'], false, false),
+  ('drop_typed_staging', array['regclass'], false, false),
   ('restage_lost_batch', array['bigint', 'text', 'bigint'], false, false),
   ('failing_records', array['bigint', 'date'], false, false),
   ('staged_totals', array['bigint'], false, false),

@@ -66,7 +66,7 @@ from (values ('transition', array['bigint', 'text', 'text', 'bigint', 'jsonb']),
              ('publication_lock_key', array['text']),
              ('try_runner_xact_lock', array['text', 'date']),
              ('typed_staging_partition', array['bigint']),
-             ('drop_typed_staging', array['bigint'])) as f(name, args);
+             ('drop_typed_staging', array['regclass'])) as f(name, args);
 
 select * from finish();
 rollback;
