@@ -19,25 +19,12 @@ total_of() { sed -n 's/.*"control_total":"\([^"]*\)".*/\1/p' "$1.manifest.json";
 su_psql=(psql -X -d "$E2E_DB")
 
 # reader_start / reader_stop: a session that holds an ACCESS SHARE lock on
-# the shared typed partition (a transaction that read it) until stopped.
-reader_start() {
-  "${su_psql[@]}" -c "begin" -c "select count(*) from staging.invoice_valid_shared" \
-    -c "select 'reading shared staging', pg_sleep(600)" >/dev/null 2>&1 &
-  READER_PID=$!
-  wait_for 10 "the reader's lock" bash -c \
-    "[[ \$(psql -X -qAt -d '$E2E_DB' -c \"select count(*) from pg_locks
-        where relation = 'staging.invoice_valid_shared'::regclass and mode = 'AccessShareLock'
-          and granted and pid <> pg_backend_pid()\") == 1 ]]"
-}
-reader_stop() {
-  q "select pg_terminate_backend(pid) from pg_stat_activity
-     where query like '%reading shared staging%' and pid <> pg_backend_pid()" >/dev/null
-  kill "$READER_PID" 2>/dev/null || true
-  wait "$READER_PID" 2>/dev/null || true
-}
+# the shared typed partition, as a transaction that read it would.
+reader_start() { hold_lock reader staging.invoice_valid_shared 'access share' "${su_psql[@]}"; }
+reader_stop() { release_lock reader; }
 # sweep: CALL ingest.sweep() as the loader (pg_cron's job does the same).
 sweep() { psql -X -q -v ON_ERROR_STOP=1 -U invoice_loader -d "$E2E_DB" -c 'call ingest.sweep()'; }
-trap 'release_validation; reader_stop 2>/dev/null || true; rm -rf "$WORK"' EXIT
+trap 'release_validation; reader_stop; rm -rf "$WORK"' EXIT
 
 # load_held DATE FILE: the load in the background, held at validation;
 # BATCH is its batch once it waits there.

@@ -205,42 +205,53 @@ inject_when_active() {
   done
 }
 
-# hold_validation PSQL...: run PSQL (a psql command line with its
+# hold_lock NAME TABLE MODE PSQL...: run PSQL (a psql command line with its
 # connection, e.g. psql -X -d "$E2E_DB") in the background as a session
-# that holds a SHARE lock on staging.key_version until it is killed or its
-# server goes; its pid in HOLD_PID.  ingest.validate_batch's revision check
-# (ingest.reject_revision_conflicts) starts by deleting the batch's rows of
-# that table, and waits for the lock (nothing before validation writes it),
-# so a fault test can inject its fault while the loader is inside
-# validation however fast validation is: since issue 15 a 60,000-record
-# validation takes tens of milliseconds, less than the 50 ms polls of those
-# tests could count on.  (It held ingest.rejection_row until validation
-# stopped writing rejections for a batch with none.)
-# Returns once the lock is held (at most 10 s).
-hold_validation() {
-  "$@" -c "begin" -c "lock table staging.key_version in share mode" \
-    -c "select 'holding validation', pg_sleep(600)" >/dev/null 2>&1 &
-  HOLD_PID=$! HOLD_CMD=("$@")
-  local i
+# that holds a MODE lock (e.g. share, access share) on TABLE until
+# release_lock NAME, or until it is killed or its server goes.  Several
+# names may be held at once.  Returns once the lock is held (at most 10 s).
+declare -gA HOLD_PIDS=() HOLD_CMDS=()
+hold_lock() {
+  local name=$1 table=$2 mode=$3 i
+  shift 3
+  "$@" -c "begin" -c "lock table $table in $mode mode" \
+    -c "select 'holding $name', pg_sleep(600)" >/dev/null 2>&1 &
+  HOLD_PIDS[$name]=$!
+  HOLD_CMDS[$name]=$(printf '%q ' "$@")
   for ((i = 0; i < 200; i++)); do
-    [[ $("$@" -qAt -c "select count(*) from pg_locks
-                       where relation = 'staging.key_version'::regclass
-                         and mode = 'ShareLock' and granted" 2>/dev/null) == 1 ]] && return 0
+    [[ $("$@" -qAt -c "select count(*) from pg_stat_activity as a
+                       join pg_locks as l on l.pid = a.pid
+                       where a.query like '%holding $name''%' and a.pid <> pg_backend_pid()
+                         and l.relation = '$table'::regclass and l.granted" 2>/dev/null) == 1 ]] \
+      && return 0
     sleep 0.05
   done
-  fail "hold_validation: the lock was not taken"
+  fail "hold_lock: the lock of $name on $table was not taken"
 }
-# release_validation: end the session hold_validation started (its backend
+# release_lock NAME: end the session hold_lock NAME started (its backend
 # would sit in pg_sleep, holding the lock, after its client is killed).
-release_validation() {
-  [[ -n ${HOLD_PID:-} ]] || return 0
-  "${HOLD_CMD[@]}" -qAt -c "select pg_terminate_backend(pid) from pg_stat_activity
-                            where query like '%holding validation%'
-                              and pid <> pg_backend_pid()" >/dev/null 2>&1 || true
-  kill "$HOLD_PID" 2>/dev/null || true   # gone already when its server went
-  wait "$HOLD_PID" 2>/dev/null || true
-  HOLD_PID=
+release_lock() {
+  local name=$1
+  [[ -n ${HOLD_PIDS[$name]:-} ]] || return 0
+  eval "${HOLD_CMDS[$name]}" -qAt -c "\"select pg_terminate_backend(pid) from pg_stat_activity
+                                        where query like '%holding $name''%'
+                                          and pid <> pg_backend_pid()\"" >/dev/null 2>&1 || true
+  kill "${HOLD_PIDS[$name]}" 2>/dev/null || true   # gone already when its server went
+  wait "${HOLD_PIDS[$name]}" 2>/dev/null || true
+  unset "HOLD_PIDS[$name]" "HOLD_CMDS[$name]"
 }
+
+# hold_validation PSQL...: hold_lock of a SHARE lock on staging.key_version.
+# ingest.validate_batch's revision check (ingest.reject_revision_conflicts)
+# starts by deleting the batch's rows of that table, and waits for the
+# lock (nothing before validation writes it), so a fault test can inject
+# its fault while the loader is inside validation however fast validation
+# is: since issue 15 a 60,000-record validation takes tens of
+# milliseconds, less than the 50 ms polls of those tests could count on.
+# (It held ingest.rejection_row until validation stopped writing
+# rejections for a batch with none.)  release_validation ends it.
+hold_validation() { hold_lock validation staging.key_version share "$@"; }
+release_validation() { release_lock validation; }
 
 # --- issue 14: clusters of a test's own, locales, the fault proxy -------
 
