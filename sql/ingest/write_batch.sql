@@ -61,6 +61,8 @@ declare
   v_single      boolean;
   v_history     boolean;
   v_seqscan     text;
+  v_work_mem    text;
+  v_hash_mem    text;
 begin
   v_batch := ingest.lock_batch_for_publication(p_batch_id);
   -- The publication's time: after the lock, so the publications and
@@ -214,6 +216,22 @@ begin
     -- (%1$s; 0.4 s of a million, an anti-join probing the empty history
     -- once per record).  The statement's text is the only difference
     -- between the forms.
+    -- The INSERT's statement trigger (core.check_invoice_version_refs)
+    -- keeps every row it writes in a transition table, which fills
+    -- work_mem of fresh memory before it spills to a temporary file: at
+    -- this function's 256 MB, a million versions cost about 1 s more than
+    -- at 16 MB (docs/PERFORMANCE.md, "The merge's transition table").
+    -- With one record per key nothing in the statement sorts; its hash
+    -- joins (the key history) keep their budget, work_mem times
+    -- hash_mem_multiplier, through a multiplier 16 times larger.  The
+    -- other form's window sort keeps the 256 MB.
+    if v_single then
+      v_work_mem := pg_catalog.current_setting('work_mem');
+      v_hash_mem := pg_catalog.current_setting('hash_mem_multiplier');
+      perform pg_catalog.set_config('work_mem', '16MB', true);
+      perform pg_catalog.set_config('hash_mem_multiplier',
+        least(v_hash_mem::float8 * 16, 1000)::text, true);
+    end if;
     execute pg_catalog.format($merge$
     insert into core.invoice_version (source, invoice_number, revision, status, document_type,
                                       customer_id, invoice_date, due_date, currency, net_amount,
@@ -268,6 +286,10 @@ begin
            else 'x.revision = max(x.revision) over (partition by x.invoice_number)
                    and x.cur_revision is null' end)
     using v_batch.source, p_batch_id, v_now;
+    if v_single then
+      perform pg_catalog.set_config('work_mem', v_work_mem, true);
+      perform pg_catalog.set_config('hash_mem_multiplier', v_hash_mem, true);
+    end if;
 
     -- What the merge did, from what it wrote (read back: the second
     -- reconciliation counts what is there, not what the INSERT meant to
