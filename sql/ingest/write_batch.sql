@@ -63,6 +63,7 @@ declare
   v_seqscan     text;
   v_work_mem    text;
   v_hash_mem    text;
+  v_lowered     boolean;
 begin
   v_batch := ingest.lock_batch_for_publication(p_batch_id);
   -- The publication's time: after the lock, so the publications and
@@ -223,14 +224,17 @@ begin
     -- at 16 MB (docs/PERFORMANCE.md, "The merge's transition table").
     -- With one record per key nothing in the statement sorts; its hash
     -- joins (the key history) keep their budget, work_mem times
-    -- hash_mem_multiplier, through a multiplier 16 times larger.  The
-    -- other form's window sort keeps the 256 MB.
-    if v_single then
-      v_work_mem := pg_catalog.current_setting('work_mem');
-      v_hash_mem := pg_catalog.current_setting('hash_mem_multiplier');
+    -- hash_mem_multiplier, through a larger multiplier.  The other form's
+    -- window sort keeps the function's work_mem, and so does a work_mem
+    -- an operator lowered below 16 MB (docs/OPERATIONS.md).
+    v_work_mem := pg_catalog.current_setting('work_mem');
+    v_hash_mem := pg_catalog.current_setting('hash_mem_multiplier');
+    v_lowered := v_single and pg_catalog.pg_size_bytes(v_work_mem) > 16 * 1024 * 1024;
+    if v_lowered then
       perform pg_catalog.set_config('work_mem', '16MB', true);
       perform pg_catalog.set_config('hash_mem_multiplier',
-        least(v_hash_mem::float8 * 16, 1000)::text, true);
+        least(v_hash_mem::float8 * pg_catalog.pg_size_bytes(v_work_mem) / (16 * 1024 * 1024),
+              1000)::text, true);
     end if;
     execute pg_catalog.format($merge$
     insert into core.invoice_version (source, invoice_number, revision, status, document_type,
@@ -286,7 +290,7 @@ begin
            else 'x.revision = max(x.revision) over (partition by x.invoice_number)
                    and x.cur_revision is null' end)
     using v_batch.source, p_batch_id, v_now;
-    if v_single then
+    if v_lowered then
       perform pg_catalog.set_config('work_mem', v_work_mem, true);
       perform pg_catalog.set_config('hash_mem_multiplier', v_hash_mem, true);
     end if;
