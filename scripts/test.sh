@@ -9,8 +9,10 @@
 #                 build/ would leave ctest nothing to run), plus
 #                 -DINVOICE_LOADER_WERROR=ON when CI=true
 #   ctest         ctest --test-dir build --output-on-failure
-#                 --no-tests=error --parallel $(nproc) (Catch2 unit tests,
-#                 CLI smoke tests, the test servers' own tests)
+#                 --no-tests=error --parallel $(nproc) --label-exclude
+#                 '^(sql|e2e)$' (Catch2 unit tests, CLI smoke tests, the
+#                 test servers' own tests; the pgTAP and e2e tests that
+#                 ctest also lists run in the stages below)
 #   package       scripts/package.sh (the .deb, into build/), then
 #                 tests/package/deb_installs_and_runs.sh on it (dpkg -x:
 #                 --version, --help, man -l, Depends)
@@ -97,8 +99,10 @@ stage install-deps bash scripts/install-deps.sh
 stage build bash scripts/build.sh "${build_args[@]}"
 # In parallel: the longest tests wait on their own servers (tools.*,
 # net.transfer), and each test picks free ports and its own temp files.
+# The pgTAP files and e2e tests are ctest tests too (labels sql, e2e: one
+# cluster each, for running one by name); here they run on one cluster below.
 stage ctest ctest --test-dir build --output-on-failure --no-tests=error \
-  --parallel "$(nproc)"
+  --parallel "$(nproc)" --label-exclude '^(sql|e2e)$'
 # shellcheck disable=SC2016  # "$@" and $(...) are the inner bash's
 stage package bash -c 'deb=$(bash scripts/package.sh "$@" | tail -n 1) &&
   bash tests/package/deb_installs_and_runs.sh "$deb"' package "${build_args[@]}"
