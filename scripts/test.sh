@@ -5,6 +5,7 @@
 #
 # Stages, each with a header; all of them run even when one fails:
 #   install-deps  scripts/install-deps.sh (no network when all is installed)
+#   format        scripts/format.sh --check (clang-format, .clang-format)
 #   build         scripts/build.sh -DBUILD_TESTING=ON (a cached OFF in
 #                 build/ would leave ctest nothing to run), plus
 #                 -DINVOICE_LOADER_WERROR=ON when CI=true
@@ -96,6 +97,7 @@ if [[ ${CI:-} == true ]]; then
 fi
 
 stage install-deps bash scripts/install-deps.sh
+stage format bash scripts/format.sh --check
 stage build bash scripts/build.sh "${build_args[@]}"
 # In parallel: the longest tests wait on their own servers (tools.*,
 # net.transfer), and each test picks free ports and its own temp files.

@@ -8,7 +8,7 @@
 set -euo pipefail
 repo=${1:?usage: tests/scripts_help.sh REPO}
 scripts=(make-sample demo gen-invoices with-tmp-pg bench bench-publish
-         build install-deps package)
+         build install-deps package format)
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
