@@ -4,7 +4,10 @@
 #   share/man/man1/invoice-loader.1.gz     help2man, from the built binary's
 #                                          --help (skipped without help2man)
 #   share/bash-completion/completions/invoice-loader
-#   share/doc/invoice-loader/              README.md, docs/*.md
+#   share/doc/invoice-loader/              README.md, and docs/'s *.md in
+#                                          their folders (guide/, reference/,
+#                                          design/), so that links between
+#                                          them still work
 #   share/doc/invoice-loader/examples/systemd/   example units, env.example
 #
 # `cpack --config build/CPackConfig.cmake` (scripts/package.sh) builds
@@ -68,9 +71,9 @@ install(FILES "${PROJECT_SOURCE_DIR}/packaging/invoice-loader.bash-completion"
   DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
   RENAME invoice-loader)
 
-file(GLOB doc_pages CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/docs/*.md")
-install(FILES "${PROJECT_SOURCE_DIR}/README.md" ${doc_pages}
-  DESTINATION ${doc_dir})
+install(FILES "${PROJECT_SOURCE_DIR}/README.md" DESTINATION ${doc_dir})
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/docs/" DESTINATION ${doc_dir}
+  FILES_MATCHING PATTERN "*.md")
 install(FILES
   "${PROJECT_SOURCE_DIR}/packaging/systemd/invoice-loader-catch-up.service"
   "${PROJECT_SOURCE_DIR}/packaging/systemd/invoice-loader-catch-up.timer"
@@ -104,17 +107,6 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # name_version_arch.deb (no release)
 set(CPACK_DEBIAN_PACKAGE_SECTION database)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# libcurl is opened with dlopen when a URL, a feed or a notification first
-# needs it (loader/src/net/curl_lazy.cpp), so dpkg-shlibdeps cannot see it:
-# named here, and CPack adds what dpkg-shlibdeps finds.  7.84: the oldest
-# with the thread-safe curl_global_init and curl_easy_header net/ relies on.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libcurl4 (>= 7.84.0)")
-# With libpq compiled in (INVOICE_LOADER_STATIC_LIBPQ), libpq's GSSAPI and
-# LDAP libraries are opened the same way (loader/src/db/pq_lazy.cpp).
-if(INVOICE_LOADER_STATIC_LIBPQ)
-  string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS
-    ", libgssapi-krb5-2, libldap-2.5-0")
-endif()
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "postgresql-client")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "bash-completion, postgresql-15-cron")
 set(CPACK_STRIP_FILES ON)

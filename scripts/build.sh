@@ -4,8 +4,8 @@
 #
 # Usage: scripts/build.sh [--build-dir DIR] [extra cmake configure arguments...]
 #   e.g. scripts/build.sh -DINVOICE_LOADER_WERROR=ON
-#        scripts/build.sh --build-dir build/shared-libpq \
-#          -DINVOICE_LOADER_STATIC_LIBPQ=OFF
+#        scripts/build.sh --build-dir build/asan \
+#          -DCMAKE_CXX_FLAGS=-fsanitize=address
 #        scripts/build.sh --help   (this text; -h or --help anywhere)
 #
 # Runs: cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"

@@ -3,7 +3,9 @@
 # invoice-loader need: compiler and CMake, PostgreSQL 15 with pgTAP and
 # pg_cron and pg_auto_failover (the HA test), libpqxx/libpq, Boost.Program_options and the Boost headers
 # (UUID, Algorithm), nlohmann-json, Catch2 v2, pg_prove, libcurl, Nettle
-# (SHA-256); for libpq compiled into the binary (INVOICE_LOADER_STATIC_LIBPQ):
+# (SHA-256); for the upgrade test's previous release
+# (tests/e2e/previous_release.sh builds that commit's tree with its own
+# defaults, and a tree of before the shared libpq compiles libpq in):
 # postgresql-server-dev-15 (libpq.a's helper archives, of the same release
 # as libpq-dev: both are named, so apt takes one release of each), the
 # OpenSSL, GSSAPI and LDAP headers (libssl-dev, libkrb5-dev, libldap-dev);
@@ -78,9 +80,9 @@ for p in "${packages[@]}"; do
   fi
 done
 
-# libpq.a and the helper archives must be of one release (the build checks):
-# when either is missing, ask for both, which brings libpq-dev up to the
-# release the server's package has.
+# libpq.a and the helper archives must be of one release (the previous
+# release's build checks): when either is missing, ask for both, which
+# brings libpq-dev up to the release the server's package has.
 if [[ " ${missing[*]} " == *" libpq-dev "* ||
       " ${missing[*]} " == *" postgresql-server-dev-15 "* ]]; then
   for p in libpq-dev postgresql-server-dev-15; do

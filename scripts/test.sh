@@ -27,12 +27,6 @@
 #                 background (tests/e2e/previous_release.sh, into
 #                 build/previous-release, PREVIOUS_RELEASE_DIR) for the
 #                 upgrade test, which waits for it.
-#   shared-libpq  the build distributions may choose (docs/OPERATIONS.md):
-#                 scripts/package.sh --build-dir build/shared-libpq
-#                 -DINVOICE_LOADER_STATIC_LIBPQ=OFF with the same flags,
-#                 its ctest, and tests/package/deb_installs_and_runs.sh
-#                 --shared-libpq on its .deb (Depends libpq5, the binary
-#                 loads libpq.so.5, Static-Built-Using without PostgreSQL)
 #   bench-smoke   scripts/bench.sh --smoke and scripts/bench-publish.sh
 #                 --smoke (each its own cluster, 20 invoices): keep the
 #                 benchmarks working; not timed tests (a smoke run fails
@@ -136,17 +130,6 @@ for spec in "${db_stages[@]}"; do
     record "$name" "$rc" "" "$seconds"
   fi
 done
-
-# The distribution's libpq instead of the one compiled in: its own build
-# directory, so build/ (tested above) is left as it is.
-# shellcheck disable=SC2016  # "$@" and $(...) are the inner bash's
-stage shared-libpq bash -c 'set -eo pipefail
-  deb=$(bash scripts/package.sh --build-dir build/shared-libpq \
-          -DINVOICE_LOADER_STATIC_LIBPQ=OFF "$@" | tail -n 1)
-  ctest --test-dir build/shared-libpq --no-tests=error --output-on-failure \
-    --parallel "$(nproc)" | tail -n 3
-  bash tests/package/deb_installs_and_runs.sh --shared-libpq "$deb"' \
-  shared-libpq "${build_args[@]}"
 
 # The benchmarks are not tests; their smoke runs (seconds) keep them working.
 stage bench-smoke env INVOICE_LOADER="$PWD/build/loader/invoice-loader" \

@@ -9,9 +9,6 @@
 #include "cli/command.hpp"
 #include "core/errors.hpp"
 #include "core/log.hpp"
-#if INVOICE_LOADER_STATIC_LIBPQ
-#include "db/pq_lazy.hpp"
-#endif
 
 namespace
 {
@@ -92,12 +89,6 @@ int main(int argc, char *argv[])
   }
 
   Logger const log{new_run_id(), cl.global.log_format, cl.global.log_level};
-#if INVOICE_LOADER_STATIC_LIBPQ
-  // libpq's GSSAPI or LDAP library missing: a line of this run's log
-  db::detail::report_unavailable_to([&log](std::string const &message) {
-    log.warn(message, {{"class", "config"}});
-  });
-#endif
   try
   {
     flows::Result const r{cl.run(cl.global, log)};
