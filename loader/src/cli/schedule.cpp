@@ -16,7 +16,7 @@ std::string install_description()
          "CALL ingest.sweep()\nin the --dsn database every minute: publish "
          "validated batches whose turn\ncame, mark abandoned attempts, "
          "write deadline_missed notifications, delete\nold staging rows "
-         "(docs/OPERATIONS.md). The job is named 'invoice-loader\nsweep "
+         "(docs/guide/run-nightly.md). The job is named 'invoice-loader\nsweep "
          "<database>' and kept in the cron database; installing twice "
          "leaves one\njob. Run it as a superuser (pg_cron schedules for "
          "another role only then).\npg_cron runs SQL, not programs: "
