@@ -28,7 +28,8 @@ while (($#)); do
     *) echo "usage: $0 [--check] [--out DIR]" >&2; exit 64 ;;
   esac
 done
-[[ -x $bin ]] || { echo "gen-reference: no binary at $bin (scripts/build.sh)" >&2; exit 66; }
+[[ -x $bin ]] ||
+  { echo "gen-reference: no binary at $bin (scripts/build.sh)" >&2; exit 66; }
 if ((check)); then
   out=$(mktemp -d)
   trap 'rm -rf "$out"' EXIT
@@ -44,11 +45,15 @@ gen() {
 splice() {
   local text
   text=$("$bin" __reference "$2")
-  grep -q "^<!-- BEGIN GENERATED: $1 -->\$" "$3" &&
-    grep -q "^<!-- END GENERATED: $1 -->\$" "$3" ||
-    { echo "gen-reference: $3 lacks the $1 markers" >&2; exit 65; }
+  if ! grep -q "^<!-- BEGIN GENERATED: $1 -->\$" "$3" ||
+     ! grep -q "^<!-- END GENERATED: $1 -->\$" "$3"; then
+    echo "gen-reference: $3 lacks the $1 markers" >&2
+    exit 65
+  fi
   TEXT=$text awk -v name="$1" '
-    $0 == "<!-- BEGIN GENERATED: " name " -->" { print; print ENVIRON["TEXT"]; skip = 1; next }
+    $0 == "<!-- BEGIN GENERATED: " name " -->" {
+      print; print ENVIRON["TEXT"]; skip = 1; next
+    }
     $0 == "<!-- END GENERATED: " name " -->" { skip = 0 }
     !skip { print }' "$3" >"$3.tmp" && mv "$3.tmp" "$3"
 }
@@ -70,6 +75,7 @@ if ((check)); then
     fi
   done
   ((status == 0)) ||
-    echo "The generated reference drifted: run scripts/gen-reference.sh and commit the result." >&2
+    echo "The generated reference drifted: run scripts/gen-reference.sh" \
+      "and commit the result." >&2
   exit "$status"
 fi

@@ -214,7 +214,7 @@ std::string bash_completion()
     "hand.\n# Installed as share/bash-completion/completions/invoice-"
     "loader; loaded on\n# demand by bash-completion.\n"
     "# COMPREPLY=($(compgen ...)) is the idiom; no word has a blank.\n"
-    "# shellcheck disable=SC2207\n\n"
+    "# shellcheck shell=bash disable=SC2207\n\n"
     "_invoice_loader()\n{\n  local cur prev words cword\n"
     "  _init_completion -n = || return\n\n" +
     find_command_part(global) + "\n  # Values of the global options.\n" +
@@ -230,7 +230,8 @@ std::string bash_completion()
       [&](CommandSpec const &c) { return c.name == w; });
     if (not own) r += "    " + w + ") opts='" + subcommands_of(w) + "' ;;\n";
   }
-  for (CommandSpec const &c : command_table()) r += command_arm(c, global_names);
+  for (CommandSpec const &c : command_table())
+    r += command_arm(c, global_names);
   return r + "  esac\n  COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
              "} &&\n  complete -F _invoice_loader invoice-loader\n";
 }

@@ -55,7 +55,7 @@ struct ExitCodeInfo
 {
   ExitCode code;
   std::string_view name;    ///< the sysexits.h name: "EX_USAGE"
-  std::string_view summary; ///< one line of --help (at most 72 columns)
+  std::string_view summary; ///< one line of --help (at most 73 columns)
   std::string_view meaning; ///< when the loader exits with it, in full
   std::string_view action;  ///< what a scheduler or operator should do
   unsigned kinds;           ///< kind_bit() of each ErrorKind mapped to it
