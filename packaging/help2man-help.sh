@@ -6,9 +6,11 @@
 #   INVOICE_LOADER_BIN=build/loader/invoice-loader \
 #     build/packaging/man/wrapper/invoice-loader --help | --version
 #
-# --version: the binary's own.  --help: the binary's --help, then each
-# command's --help (the commands listed under "Commands:" in it), so the
-# man page documents every option and follows whatever the binary prints.
+# --version: the binary's own.  --help: the binary's --help (less its
+# "Exit codes:" list), then each command's --help (the commands listed
+# under "Commands:" in it), so the man page documents every option and
+# follows whatever the binary prints; last the EXIT STATUS section, from
+# the same exit-code table (`invoice-loader __reference man-exit-status`).
 # A command whose --help fails is left out, with a warning on stderr.
 set -eu
 bin=${INVOICE_LOADER_BIN:?INVOICE_LOADER_BIN must name the binary}
@@ -19,7 +21,9 @@ case ${1:-} in
   *) echo "usage: $0 --help | --version" >&2; exit 64 ;;
 esac
 
-"$bin" --help
+# The exit codes: in EXIT STATUS below, with what to do about each.
+"$bin" --help | awk '/^Exit codes:/ { skip = 1 } skip && /^$/ { skip = 0; next }
+                     !skip { print }'
 # "  source add   register or update ...": the name ends at two spaces.
 "$bin" --help |
   awk '/^Commands:/ { on = 1; next }
@@ -43,3 +47,5 @@ esac
            { print }
            END { if (inusage) print "  " u }'
   done
+printf '\n'
+"$bin" __reference man-exit-status

@@ -1,6 +1,6 @@
 // invoice-loader: parse the command line, run the command's flow, map its
-// outcome or its error to an exit code (CONTRACT.md section 7).  Nothing
-// else lives here.
+// outcome or its error to an exit code (the table exit_codes() of
+// core/errors.hpp, docs/reference/exit-codes.md).  Nothing else lives here.
 #include <exception>
 #include <iostream>
 #include <string>

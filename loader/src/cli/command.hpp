@@ -34,6 +34,14 @@ struct Bound
   Runner run;
 };
 
+/// An option whose value is one of a fixed list: bind() checks it
+/// (check_one_of, cli/values.hpp) and the completion offers the values.
+struct Choice
+{
+  std::string_view option;              ///< without "--": "format"
+  std::vector<std::string_view> values; ///< in the order help lists them
+};
+
 /// One row of the command table (cli/commands.cpp).  Adding a command is
 /// one row there plus the command's own files: cli/<command>.cpp (this
 /// spec) and flows/<command>.cpp (what it does).
@@ -50,9 +58,11 @@ struct CommandSpec
   char const *positional;
   /// Checks the values (LoaderError usage or config) and binds the flow.
   Bound (*bind)(boost::program_options::variables_map const &vm);
-  /// The contract role a login role needs for it (CONTRACT.md section 9),
-  /// named in a permission error; empty when any may run it.
+  /// The group role (created by migrate) a login role must be a member
+  /// of to run it, named in a permission error; empty when any may.
   std::string_view role = {};
+  /// The options among options() whose values are a fixed list.
+  std::vector<Choice> choices = {};
 };
 
 /// Every command, in the order the global help lists them.

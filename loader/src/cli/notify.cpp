@@ -1,5 +1,5 @@
 /// `invoice-loader notify [--once | --follow] [sinks] ...`: the outbox
-/// dispatcher (CONTRACT.md section 6.3).
+/// dispatcher: each pending notification to every sink configured.
 #include <fstream>
 #include <algorithm>
 

@@ -11,6 +11,13 @@ namespace loader::cli
 {
 namespace
 {
+/// What an operator may settle an in_doubt notification as.
+std::vector<std::string_view> const &settled_states()
+{
+  static std::vector<std::string_view> const values{"dispatched", "pending"};
+  return values;
+}
+
 std::string description()
 {
   return "Settle a notification left in_doubt (an e-mail whose sending was "
@@ -45,9 +52,7 @@ Bound bind(po::variables_map const &vm)
   flows::ResolveRequest out;
   out.notification_id = *positive_id(vm, "notification");
   out.as = *get(vm, "as");
-  if (out.as != "dispatched" and out.as != "pending")
-    config_error("--as " + quoted(out.as) +
-                 " is not one of: dispatched, pending");
+  check_one_of("as", out.as, settled_states());
   out.reason = *get(vm, "reason");
   if (out.reason.find_first_not_of(" \t\r\n") == std::string::npos)
     config_error("--reason must say what the mailbox showed");
@@ -67,6 +72,7 @@ CommandSpec notify_resolve_command()
           options,
           nullptr,
           bind,
-          "invoice_operator"};
+          "invoice_operator",
+          {{"as", settled_states()}}};
 }
 } // namespace loader::cli

@@ -10,16 +10,14 @@
 /// Malformed command lines raise LoaderError{usage} (exit 64); well-formed
 /// options with bad values raise LoaderError{config} (exit 78).  --help and
 /// --version are honoured before anything is required or validated.
-#include <sstream>
-
 #include <boost/algorithm/string/join.hpp>
-#include <boost/algorithm/string/trim.hpp>
 #include <boost/program_options.hpp>
 
 #include "cli/command.hpp"
 #include "cli/config_file.hpp"
 #include "cli/conninfo.hpp"
 #include "cli/help.hpp"
+#include "cli/reference.hpp"
 #include "cli/values.hpp"
 #include "core/errors.hpp"
 
@@ -35,78 +33,6 @@ namespace
 constexpr int parse_style =
   po::command_line_style::default_style &
   ~po::command_line_style::allow_guessing;
-
-po::options_description global_options()
-{
-  po::options_description d{"Global options", help_line_length};
-  d.add_options()
-    ("dsn", po::value<std::string>()->value_name("CONNINFO"),
-     "libpq connection string (key=value or postgresql:// URI). "
-     "Default: the PG* environment (PGHOST, PGPORT, PGDATABASE, PGUSER, "
-     "PGSERVICE), the service file and the password file (.pgpass or "
-     "PGPASSFILE). Never a password: a --dsn carrying one is refused.")
-    ("log-format", po::value<std::string>()->value_name("text|json"),
-     "format of the log lines on stderr (default: text)")
-    ("verbose,v", po::bool_switch(), "log debug messages too")
-    ("quiet,q", po::bool_switch(), "log warnings and errors only")
-    ("config", po::value<std::string>()->value_name("FILE"),
-     "more options from FILE (name = value lines; a [command] section, "
-     "e.g. [notify] or [catch-up], for one command's); the command line "
-     "wins. The one place for secrets (an SMTP password, credentials): "
-     "refused unless owned by you with mode 0600 or stricter")
-    ("help,h", po::bool_switch(),
-     "show this help; after a command, that command's help")
-    ("version", po::bool_switch(), "print the version and exit");
-  return d;
-}
-
-std::string global_help()
-{
-  std::string h =
-    "Usage: invoice-loader [global options] COMMAND [options]\n"
-    "\n"
-    "Nightly CSV invoice import into PostgreSQL: one file of one source "
-    "for one\nbusiness date is one batch.\n"
-    "\n"
-    "Commands:\n";
-  for (CommandSpec const &c : command_table())
-  {
-    std::string name{c.name};
-    name.resize(std::max<std::size_t>(name.size() + 2, 17), ' ');
-    h += "  " + name + std::string{c.summary} + "\n";
-  }
-  h += "\n" + render(global_options()) +
-       "\n"
-       "Connection: without --dsn, libpq reads the PG* environment "
-       "variables, the\nservice file (PGSERVICE, PGSERVICEFILE, "
-       "~/.pg_service.conf) and the password\nfile (PGPASSFILE or "
-       "~/.pgpass). A password is never accepted on the command\nline.\n"
-       "\n"
-       "Exit codes:\n"
-       "  0   success; for load: the batch is published (by this run or an "
-       "earlier one)\n"
-       "  64  usage error: the command line is malformed\n"
-       "  65  data error: the batch is quarantined; the reasons are stored\n"
-       "  66  the input does not exist\n"
-       "  70  internal error (a bug)\n"
-       "  75  temporary failure; rerunning later is safe\n"
-       "  77  permission or credential failure\n"
-       "  78  configuration error (unknown source, bad option value)\n"
-       "\n"
-       "Run 'invoice-loader COMMAND --help' for the options of a command.\n";
-  return h;
-}
-
-std::string command_help(CommandSpec const &c)
-{
-  std::string h = "Usage: invoice-loader [global options] " +
-                  std::string{c.usage} + "\n\n" + c.description();
-  po::options_description const options = c.options();
-  if (not options.options().empty()) h += "\n" + render(options);
-  h += "\nGlobal options are listed by 'invoice-loader --help', as are "
-       "the exit codes.\n";
-  return h;
-}
 
 struct FirstPass
 {
@@ -275,18 +201,6 @@ po::variables_map parse_command(std::vector<std::string> const &tokens,
 }
 } // namespace
 
-std::string render(po::options_description const &d)
-{
-  std::ostringstream out;
-  out << d;
-  std::istringstream lines{out.str()};
-  std::string r, line;
-  // Boost's rendering, without the blanks it leaves at line ends.
-  while (std::getline(lines, line))
-    r += boost::algorithm::trim_right_copy(line) + "\n";
-  return r;
-}
-
 ParsedCommandLine parse_command_line(int argc, char const *const argv[])
 {
   FirstPass first = parse_global(argc, argv);
@@ -308,6 +222,15 @@ ParsedCommandLine parse_command_line(int argc, char const *const argv[])
   if (first.unknown_before_command)
     usage_error("unknown option " + *first.unknown_before_command, "");
   if (not first.command) usage_error("no command given", "");
+  if (r.command == nullptr and *first.command == reference_command_name)
+  {
+    // Hidden: prints a generated file (scripts/gen-reference.sh).
+    std::string const text{reference_text(first.rest)};
+    r.run = [text](GlobalOptions const &, Logger const &) {
+      return flows::Result{flows::Outcome::done, text};
+    };
+    return r;
+  }
   if (r.command == nullptr)
     usage_error("unknown command " + quoted(*first.command), "");
   try

@@ -19,7 +19,7 @@ std::string description()
          "the manifest (or that load's --expect-*) again and stages\nthe "
          "file again. Another state exits 78. Recorded in "
          "ingest.operator_action\nwith session_user and the reason. See "
-         "docs/RUNBOOK.md.\n";
+         "docs/guide/recover.md.\n";
 }
 
 po::options_description options()

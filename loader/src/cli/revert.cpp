@@ -21,7 +21,7 @@ std::string description()
          "another batch of the source is written and not yet published,\n"
          "revert exits 75: that batch publishes first.\nThe same "
          "bytes publish again only after a replay; a corrected file (new\n"
-         "bytes) for that date loads normally. See docs/RUNBOOK.md.\n";
+         "bytes) for that date loads normally. See docs/guide/recover.md.\n";
 }
 
 po::options_description options()

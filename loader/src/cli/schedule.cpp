@@ -16,14 +16,14 @@ std::string install_description()
          "CALL ingest.sweep()\nin the --dsn database every minute: publish "
          "validated batches whose turn\ncame, mark abandoned attempts, "
          "write deadline_missed notifications, delete\nold staging rows "
-         "(docs/OPERATIONS.md). The job is named 'invoice-loader\nsweep "
-         "<database>' and kept in the cron database; installing twice "
-         "leaves one\njob. Run it as a superuser (pg_cron schedules for "
-         "another role only then).\npg_cron runs SQL, not programs: "
-         "schedule the load itself with cron or a\nsystemd timer "
-         "(invoice-loader catch-up). pg_cron 1.4 connects to cron.host\n"
-         "(default localhost) unless cron.use_background_workers = on, and "
-         "reads\nschedules in GMT.\n";
+         "(docs/guide/run-nightly.md). The job is named\n'invoice-loader "
+         "sweep <database>' and kept in the cron database; installing\n"
+         "twice leaves one job. Run it as a superuser (pg_cron schedules for "
+         "another\nrole only then). pg_cron runs SQL, not programs: "
+         "schedule the load itself\nwith cron or a systemd timer "
+         "(invoice-loader catch-up). pg_cron 1.4 connects\nto cron.host "
+         "(default localhost) unless cron.use_background_workers = on,\n"
+         "and reads schedules in GMT.\n";
 }
 
 std::string remove_description()

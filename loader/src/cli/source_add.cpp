@@ -12,6 +12,13 @@ namespace loader::cli
 {
 namespace
 {
+std::vector<std::string_view> const &policies()
+{
+  static std::vector<std::string_view> const values{"all-or-nothing",
+                                                    "partial"};
+  return values;
+}
+
 std::string description()
 {
   return "Register the source NAME, or update it when it exists "
@@ -58,10 +65,7 @@ Bound bind(po::variables_map const &vm)
   out.name = *name;
 
   out.policy = get(vm, "policy");
-  if (out.policy and *out.policy != "all-or-nothing" and
-      *out.policy != "partial")
-    config_error("--policy " + quoted(*out.policy) +
-                 " is not one of: all-or-nothing, partial");
+  if (out.policy) check_one_of("policy", *out.policy, policies());
   out.max_rejected_share = get(vm, "max-rejected-share");
   if (out.max_rejected_share and not is_share(*out.max_rejected_share))
     config_error("--max-rejected-share " + quoted(*out.max_rejected_share) +
@@ -104,6 +108,7 @@ CommandSpec source_add_command()
           options,
           "name",
           bind,
-          "invoice_operator"};
+          "invoice_operator",
+          {{"policy", policies()}}};
 }
 } // namespace loader::cli

@@ -11,6 +11,21 @@ namespace loader::cli
 {
 namespace
 {
+std::vector<std::string_view> const &states()
+{
+  static std::vector<std::string_view> const values{
+    "received", "staged", "validated", "published", "quarantined",
+    "reverted"};
+  return values;
+}
+
+std::vector<std::string_view> const &formats()
+{
+  static std::vector<std::string_view> const values{"text", "json",
+                                                    "prometheus"};
+  return values;
+}
+
 std::string description()
 {
   return "Show batches, their states and attempts, the watermark and the "
@@ -35,7 +50,7 @@ po::options_description options()
     ("format", po::value<std::string>()->value_name("FORMAT"),
      "text (default: tables and, for blocked sources, the next action), "
      "json (the same report as one document), or prometheus "
-     "(node_exporter textfile metrics: see docs/OPERATIONS.md)");
+     "(node_exporter textfile metrics: see docs/reference/metrics.md)");
   return d;
 }
 
@@ -46,26 +61,17 @@ Bound bind(po::variables_map const &vm)
   if (out.source) check_not_empty("source", *out.source);
   out.batch_id = positive_id(vm, "batch");
   out.state = get(vm, "state");
-  if (out.state and *out.state != "received" and *out.state != "staged" and
-      *out.state != "validated" and *out.state != "published" and
-      *out.state != "quarantined" and *out.state != "reverted")
-    config_error("--state " + quoted(*out.state) +
-                 " is not one of: received, staged, validated, published, "
-                 "quarantined, reverted");
+  if (out.state) check_one_of("state", *out.state, states());
   out.since = get(vm, "since");
   if (out.since) check_date("since", *out.since);
   if (auto const n = bounded(vm, "limit", 1, 10000))
     out.limit = static_cast<int>(*n);
   if (auto const f = get(vm, "format"))
   {
-    if (*f == "prometheus")
-      out.format = flows::StatusFormat::prometheus;
-    else if (*f == "text" or *f == "json")
-      out.format = *f == "json" ? flows::StatusFormat::json
-                                : flows::StatusFormat::text;
-    else
-      config_error("--format " + quoted(*f) +
-                   " is not one of: text, json, prometheus");
+    check_one_of("format", *f, formats());
+    out.format = *f == "prometheus" ? flows::StatusFormat::prometheus
+                 : *f == "json"     ? flows::StatusFormat::json
+                                    : flows::StatusFormat::text;
   }
   out.json = out.format == flows::StatusFormat::json;
   return {out, [out](GlobalOptions const &g, Logger const &) {
@@ -95,6 +101,7 @@ CommandSpec status_command()
           options,
           nullptr,
           bind,
-          "invoice_loader or invoice_operator"};
+          "invoice_loader or invoice_operator",
+          {{"state", states()}, {"format", formats()}}};
 }
 } // namespace loader::cli

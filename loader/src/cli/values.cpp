@@ -1,6 +1,7 @@
 /// Value checks shared by the commands' parsers (cli/<command>.cpp).
 #include "cli/values.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <system_error>
 
@@ -42,11 +43,26 @@ void check_date(char const *option, std::string const &v)
                  " is not a real date written as YYYY-MM-DD");
 }
 
+void check_one_of(char const *option, std::string const &v,
+                  std::vector<std::string_view> const &values)
+{
+  if (std::find(values.begin(), values.end(), v) != values.end()) return;
+  std::string list;
+  for (std::string_view const value : values)
+    list += (list.empty() ? "" : ", ") + std::string{value};
+  config_error(std::string{"--"} + option + " " + quoted(v) +
+               " is not one of: " + list);
+}
+
+std::vector<std::string_view> const &text_or_json()
+{
+  static std::vector<std::string_view> const values{"text", "json"};
+  return values;
+}
+
 bool check_text_or_json(char const *option, std::string const &v)
 {
-  if (v != "text" and v != "json")
-    config_error(std::string{"--"} + option + " " + quoted(v) +
-                 " is not one of: text, json");
+  check_one_of(option, v, text_or_json());
   return v == "json";
 }
 

@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <boost/program_options/variables_map.hpp>
 
@@ -24,8 +25,13 @@ std::string quoted(std::string const &v);
 
 /// --<option> must be a real date written as YYYY-MM-DD (config error).
 void check_date(char const *option, std::string const &v);
+/// The values of a --log-format or --format that takes text or json.
+std::vector<std::string_view> const &text_or_json();
 /// --<option> must be text or json (config error); returns v == "json".
 bool check_text_or_json(char const *option, std::string const &v);
+/// --<option> must be one of values (config error naming them all).
+void check_one_of(char const *option, std::string const &v,
+                  std::vector<std::string_view> const &values);
 /// --<option> must not be empty (config error).
 void check_not_empty(char const *option, std::string const &v);
 /// A whole number from lo to hi, or nothing when the option is absent.

@@ -7,20 +7,68 @@
 
 namespace loader
 {
+std::vector<ExitCodeInfo> const &exit_codes()
+{
+  using K = ErrorKind;
+  static std::vector<ExitCodeInfo> const table{
+    {exit_ok, "EX_OK",
+     "success; for load: the batch is published (by this run or an "
+     "earlier one)",
+     "success; for `load`, the batch is published (by this run or an "
+     "earlier one); for `catch-up`, every date up to the last one asked "
+     "for is",
+     "nothing: what was asked for is done; never anything less", 0},
+    {exit_usage, "EX_USAGE", "usage error: the command line is malformed",
+     "usage error: an unknown command or option, a missing value or "
+     "required option, options that cannot be combined",
+     "fix the command line; the same one fails the same way",
+     kind_bit(K::usage)},
+    {exit_data, "EX_DATAERR",
+     "data error: the batch is quarantined; the reasons are stored",
+     "data error: the batch is quarantined (schema, validation, "
+     "reconciliation); the reasons are in `ingest.rejection`",
+     "do not retry; alert the data owner (`invoice-loader status` shows "
+     "the reasons), and after the fix `replay` the batch or deliver a "
+     "corrected file",
+     kind_bit(K::data)},
+    {exit_no_input, "EX_NOINPUT", "the input does not exist",
+     "the input or its manifest does not exist (the delivery is not "
+     "complete; nothing is registered)",
+     "not delivered yet: retry until the delivery deadline, then alert",
+     kind_bit(K::no_input)},
+    {exit_internal, "EX_SOFTWARE", "internal error (a bug)",
+     "internal error (a bug)", "page a human and report it",
+     kind_bit(K::internal)},
+    {exit_temp_fail, "EX_TEMPFAIL",
+     "temporary failure; rerunning later is safe",
+     "try later: the batch waits for an earlier business date, the retry "
+     "budget ran out (server unreachable, another run holding the batch, "
+     "the file changing while read), the file is not delivered yet (a URL "
+     "answering 404 or 410), a commit's outcome is not known yet, or the "
+     "run was stopped by SIGTERM/SIGINT; rerunning is safe",
+     "retry the same command after a delay",
+     kind_bit(K::transient) | kind_bit(K::in_doubt) |
+       kind_bit(K::interrupted)},
+    {exit_permission, "EX_NOPERM", "permission or credential failure",
+     "permission or credential failure: a login or a download refused, a "
+     "missing privilege (the error names the role the command needs), a "
+     "file the loader may not read",
+     "page a human; retrying cannot help", kind_bit(K::permission)},
+    {exit_config, "EX_CONFIG",
+     "configuration error (unknown source, bad option value)",
+     "configuration error: unknown source or batch, bad option value, the "
+     "same bytes registered for another date, an edited migration, a "
+     "schema other than the binary's, an operator action on a batch in "
+     "the wrong state",
+     "page a human; retrying cannot help", kind_bit(K::config)},
+  };
+  return table;
+}
+
 int exit_code_of(ErrorKind kind) noexcept
 {
-  switch (kind)
-  {
-  case ErrorKind::usage: return exit_usage;
-  case ErrorKind::data: return exit_data;
-  case ErrorKind::no_input: return exit_no_input;
-  case ErrorKind::internal: return exit_internal;
-  case ErrorKind::transient: return exit_temp_fail;
-  case ErrorKind::in_doubt: return exit_temp_fail;
-  case ErrorKind::interrupted: return exit_temp_fail;
-  case ErrorKind::permission: return exit_permission;
-  case ErrorKind::config: return exit_config;
-  }
+  for (ExitCodeInfo const &row : exit_codes())
+    if ((row.kinds & kind_bit(kind)) != 0) return row.code;
   return exit_internal;
 }
 

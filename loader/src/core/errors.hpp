@@ -2,6 +2,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace loader
 {
@@ -20,7 +21,16 @@ enum class ErrorKind
   config,     ///< configuration: unknown source, bad option value (78)
 };
 
-/// sysexits.h codes, as CONTRACT.md section 7.
+/// Every ErrorKind, in the order above (for tables and tests).
+constexpr ErrorKind error_kinds[] = {
+  ErrorKind::usage,     ErrorKind::data,        ErrorKind::no_input,
+  ErrorKind::internal,  ErrorKind::transient,   ErrorKind::in_doubt,
+  ErrorKind::interrupted, ErrorKind::permission, ErrorKind::config,
+};
+
+/// sysexits.h codes.  Each has one row in exit_codes(), the table that
+/// exit_code_of(), --help, the man page, README.md and
+/// docs/reference/exit-codes.md all read.
 enum ExitCode : int
 {
   exit_ok = 0,
@@ -32,6 +42,28 @@ enum ExitCode : int
   exit_permission = 77,
   exit_config = 78,
 };
+
+/// The bit of an ErrorKind in ExitCodeInfo::kinds.
+constexpr unsigned kind_bit(ErrorKind k) noexcept
+{
+  return 1u << static_cast<unsigned>(k);
+}
+
+/// One exit code, as every listing of the codes shows it.  The texts may
+/// hold `code spans` (Markdown); plain-text renderings drop the backticks.
+struct ExitCodeInfo
+{
+  ExitCode code;
+  std::string_view name;    ///< the sysexits.h name: "EX_USAGE"
+  std::string_view summary; ///< one line of --help (at most 73 columns)
+  std::string_view meaning; ///< when the loader exits with it, in full
+  std::string_view action;  ///< what a scheduler or operator should do
+  unsigned kinds;           ///< kind_bit() of each ErrorKind mapped to it
+};
+
+/// Every exit code the loader uses, ascending; exit_code_of() maps each
+/// ErrorKind to the row whose kinds hold it.
+std::vector<ExitCodeInfo> const &exit_codes();
 
 int exit_code_of(ErrorKind kind) noexcept;
 std::string_view name_of(ErrorKind kind) noexcept;
@@ -47,7 +79,7 @@ struct LoaderError : std::runtime_error
   std::string sqlstate;
 };
 
-/// Classify a server SQLSTATE (RELIABILITY.md section 3, docs/FAILURES.md).
+/// Classify a server SQLSTATE (docs/reference/faults.md).
 ErrorKind classify_sqlstate(std::string_view sqlstate) noexcept;
 
 /// A failure's message as a user sees it: one line, libpq's "ERROR:" and
