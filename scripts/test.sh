@@ -24,7 +24,7 @@
 #                 background (tests/e2e/previous_release.sh, into
 #                 build/previous-release, PREVIOUS_RELEASE_DIR) for the
 #                 upgrade test, which waits for it.
-#   shared-libpq  the build distributions may choose (docs/OPERATIONS.md):
+#   shared-libpq  the build distributions may choose (docs/guide/operate.md):
 #                 scripts/package.sh --build-dir build/shared-libpq
 #                 -DINVOICE_LOADER_STATIC_LIBPQ=OFF with the same flags,
 #                 its ctest, and tests/package/deb_installs_and_runs.sh

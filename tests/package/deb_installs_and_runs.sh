@@ -157,7 +157,8 @@ if bash "$here/bash_completion.sh" "$share/bash-completion/completions/invoice-l
 else
   not_ok "the installed bash completion:"; grep '^not ok' "$work/completion"
 fi
-for f in README.md OPERATIONS.md FAILURES.md DESIGN.md \
+for f in README.md docs/guide/recover.md docs/guide/run-nightly.md \
+         docs/reference/faults.md \
          examples/systemd/invoice-loader-catch-up.service \
          examples/systemd/invoice-loader-catch-up.timer \
          examples/systemd/invoice-loader-notify.service \

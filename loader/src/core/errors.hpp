@@ -47,7 +47,7 @@ struct LoaderError : std::runtime_error
   std::string sqlstate;
 };
 
-/// Classify a server SQLSTATE (RELIABILITY.md section 3, docs/FAILURES.md).
+/// Classify a server SQLSTATE (docs/reference/faults.md).
 ErrorKind classify_sqlstate(std::string_view sqlstate) noexcept;
 
 /// A failure's message as a user sees it: one line, libpq's "ERROR:" and
