@@ -4,10 +4,7 @@
 #   share/man/man1/invoice-loader.1.gz     help2man, from the built binary's
 #                                          --help (skipped without help2man)
 #   share/bash-completion/completions/invoice-loader
-#   share/doc/invoice-loader/              README.md, and docs/'s *.md in
-#                                          their folders (guide/, reference/,
-#                                          design/), so that links between
-#                                          them still work
+#   share/doc/invoice-loader/              README.md, docs/**/*.md
 #   share/doc/invoice-loader/examples/systemd/   example units, env.example
 #
 # `cpack --config build/CPackConfig.cmake` (scripts/package.sh) builds
@@ -71,8 +68,10 @@ install(FILES "${PROJECT_SOURCE_DIR}/packaging/invoice-loader.bash-completion"
   DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
   RENAME invoice-loader)
 
+# docs/ keeps its tree (guide/, reference/, design/), so that the README's
+# relative links work in the installed copy too.
 install(FILES "${PROJECT_SOURCE_DIR}/README.md" DESTINATION ${doc_dir})
-install(DIRECTORY "${PROJECT_SOURCE_DIR}/docs/" DESTINATION ${doc_dir}
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/docs/" DESTINATION ${doc_dir}/docs
   FILES_MATCHING PATTERN "*.md")
 install(FILES
   "${PROJECT_SOURCE_DIR}/packaging/systemd/invoice-loader-catch-up.service"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# sftp:// feeds (CONTRACT 6.4; docs/OPERATIONS.md, "Feeds"), against a
+# sftp:// feeds (docs/guide/set-up-a-source.md, "Feeds"), against a
 # loopback SFTP server (tests/tools/sftp_server.py, paramiko) with one user,
 # counted by the server's log: without a known_hosts file the loader
 # refuses before connecting (78); a host key that known_hosts does not

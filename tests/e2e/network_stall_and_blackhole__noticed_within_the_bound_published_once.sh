@@ -10,7 +10,7 @@
 # the loader's role here) + 5 s, then the connection is dropped and the
 # step retried; new connections give up after connect_timeout (10 s by
 # default).  On the server, idle_in_transaction_session_timeout ends the
-# stranded session so that its runner lock is released (docs/OPERATIONS.md).
+# stranded session so that its runner lock is released (docs/guide/operate.md).
 # When the network is back the batch publishes exactly once.
 source "$(dirname "$0")/lib.sh"
 start_fault_proxy

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# docs/RUNBOOK.md executed literally (issue 10): each procedure's fenced sh
-# blocks run as written, under login roles that hold only the contract's
-# roles (never a superuser, except the DBA's reference-data step), then its
-# sql check blocks; after each the test checks counts, totals, watermark,
-# notifications and states itself.
+# The runbook (docs/guide/recover.md) executed literally: each procedure's
+# fenced sh blocks run as written, under login roles that hold only the
+# documented roles (never a superuser, except the DBA's reference-data
+# step), then its sql check blocks; after each the test checks counts,
+# totals, watermark, notifications and states itself.
 source "$(dirname "$0")/lib.sh"
 
-runbook=$REPO/docs/RUNBOOK.md
+runbook=$REPO/docs/guide/recover.md
 mkdir -p "$WORK/bin"
 ln -s "$INVOICE_LOADER" "$WORK/bin/invoice-loader"
 export PATH=$WORK/bin:$PATH
 
-# Two logins that hold only the contract's roles.
+# Two logins that hold only the documented roles.
 suffix=$RANDOM
 alice=alice_loader_$suffix bob=bob_operator_$suffix
 q "create role $alice login in role invoice_loader; create role $bob login in role invoice_operator"
@@ -33,7 +33,7 @@ blocks() {
 procedure() {
   local name=$1 script
   script=$(blocks "$name" sh)
-  [[ -n $script ]] || fail "RUNBOOK.md has no sh block for procedure $name"
+  [[ -n $script ]] || fail "recover.md has no sh block for procedure $name"
   echo "--- procedure $name"
   set +e
   bash -euo pipefail -c "$script" >"$WORK/out" 2>"$WORK/err"
@@ -196,7 +196,7 @@ expect_eq "by the operator, recorded" "notification_resolve $bob" \
   "$(q "select action || ' ' || db_user from ingest.operator_action
         where notification_id = $NOTIFICATION")"
 
-# 6. The other procedures exist and name only the contract's commands.
+# 6. The other procedures exist and name only the loader's commands.
 for p in schema-corrected-file schema-source-setting \
          retry-budget commit-in-doubt abandoned-attempt; do
   script=$(blocks "$p" sh)

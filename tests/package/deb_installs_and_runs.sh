@@ -113,7 +113,7 @@ fi
 # docs/'s folders
 repo=$(cd "$here/../.." && pwd)
 docs=(README.md)
-while IFS= read -r page; do docs+=("${page#"$repo/docs/"}"); done \
+while IFS= read -r page; do docs+=("docs/${page#"$repo/docs/"}"); done \
   < <(find "$repo/docs" -name '*.md' | sort)
 for f in "${docs[@]}" \
          examples/systemd/invoice-loader-catch-up.service \

@@ -13,7 +13,7 @@ namespace loader
 /// publishing transaction not begun), before_publish_commit,
 /// after_publish_commit,
 /// before_revert_commit, after_notify_send (notify: the sink accepted, the
-/// row not yet marked) (see docs/FAILURES.md).
+/// row not yet marked) (see docs/reference/failpoints.md).
 void failpoint(std::string_view name) noexcept;
 
 /// True when INVOICE_LOADER_FAILPOINT names this point (for points that
