@@ -27,7 +27,7 @@
 #   --skip-publish    leave out only the publish benchmark's row (its own
 #                     cluster and its own 5M history, about 3 minutes)
 #   --skip-tuned      leave out the rows with the server settings
-#                     docs/OPERATIONS.md recommends
+#                     docs/guide/operate.md recommends
 #   --skip-locale     leave out the big file's load into a database of the
 #                     libc locale de_DE.UTF-8 (shown against the C one)
 #   --skip-catch-up   leave out the catch-up row
@@ -68,7 +68,7 @@
 #                                                     same file; its ratio to
 #                                                     the empty-history load
 #                                                     printed (stretch 1.5x)
-#   the same two loads with the server settings of docs/OPERATIONS.md: shown
+#   the same two loads with the server settings of docs/guide/operate.md: shown
 #   the 1M load into a database of the libc locale de_DE.UTF-8 / into the
 #     C one: shown
 #   pgloader on the 1M file / load on the 1M file   >= 2x (stretch 3x)
@@ -178,7 +178,7 @@
 #      generate it, and its row says "skipped" without it;
 #   7. the recommended settings (bench/harness/tuned.py): the `name = value`
 #      lines of the code block after "Recommended server settings" in
-#      docs/OPERATIONS.md, set by ALTER SYSTEM, the cluster restarted
+#      docs/guide/operate.md, set by ALTER SYSTEM, the cluster restarted
 #      ($TMP_PG_CTL restart) and each setting checked; then --reps
 #      repetitions of the 1M load and its \copy, and the over-history load
 #      and its \copy (the same templates); rows "shown";

@@ -1,4 +1,4 @@
-"""Duplicate-heavy files (issue 14 item 5): how validation scales with
+"""Duplicate-heavy files (once slow: see docs/PERFORMANCE.md): how validation scales with
 identical duplicate records. Ported from bench/duplicates/run.sh of the
 branch sqlhard (commit b396abe), same method:
 

@@ -1,4 +1,4 @@
-"""Loads over a long history (issue 15, rows 2 and 9 of its targets): the
+"""Loads over a long history (the over-history and reads rows): the
 big file's size of invoices, 6% of them amendments and 3% voids of the
 history's most recent keys, 91% new, loaded into a copy of a template that
 holds --history-size versions; against psql \\copy of the same file; then
