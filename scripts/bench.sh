@@ -255,8 +255,8 @@ if ((rc != 0)); then
   echo "bench.sh: the run failed (exit $rc); nothing recorded" >&2
   exit "$rc"
 fi
-python3 - "$raw" "$out" "$commit" "$day" "scripts/bench.sh ${args[*]} --record" \
-  <<'PY'
+python3 - "$raw" "$out" "$commit" "$day" \
+  "scripts/bench.sh ${args[*]} --record" <<'PY'
 """Keep the summary of a load benchmark's JSON: the schema of
 bench/results/README.md (the harness's own keys, plus commit and date)."""
 import json

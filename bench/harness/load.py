@@ -1,9 +1,9 @@
 """The load benchmark (scripts/bench.sh): invoice-loader load against psql
 \\copy and pgloader on the same files, peak memory, and (through the publish
-benchmark) publication over a long history, and the rows over a history,
-catch-up and tuned (harness/overhistory.py, catchup.py, tuned.py). Runs inside its own
-cluster; see the header of scripts/bench.sh for the method. The table and
-the report: harness/load_report.py."""
+benchmark) publication over a long history, and the rows over a
+history, catch-up and tuned (harness/overhistory.py, catchup.py,
+tuned.py). Runs inside its own cluster; see the header of scripts/bench.sh
+for the method. The table and the report: harness/load_report.py."""
 
 import json
 import os

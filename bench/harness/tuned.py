@@ -16,7 +16,7 @@ Whether the restarted server's shared memory is in huge pages is recorded,
 not changed: that needs the kernel's vm.nr_hugepages, a setting of the host
 the benchmark leaves alone (docs/guide/operate.md says how to reserve them;
 with 4 GB of shared buffers in 4 kB pages a 1M load took about 20% longer,
-docs/PERFORMANCE.md "A fourth host, and huge pages").
+docs/PERFORMANCE.md "What limits the targets").
 """
 
 import os
@@ -127,8 +127,8 @@ class Tuned:
     def workload_lines(self):
         if self.missing:
             return [f"recommended settings: skipped ({self.missing})"]
-        return ["recommended settings (docs/guide/operate.md; ALTER SYSTEM and "
-                "a restart after the other repetitions): " +
+        return ["recommended settings (docs/guide/operate.md; ALTER SYSTEM "
+                "and a restart after the other repetitions): " +
                 ", ".join(f"{n} = {v}" for n, v in self.applied.items()),
                 "  " + huge_pages_line(self.huge_pages)]
 
