@@ -112,7 +112,7 @@ def parser():
                       "(its own cluster and history)")
     load.add_argument("--skip-tuned", action="store_true",
                       help="leave out the rows with the recommended server "
-                      "settings of docs/OPERATIONS.md")
+                      "settings of docs/guide/operate.md")
     load.add_argument("--skip-locale", action="store_true",
                       help="leave out the load into a database of the libc "
                       "locale de_DE.UTF-8")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench-publish.sh: how long does publishing a nightly batch take over an
 # empty history, and over a history of N published versions?  And reverting
-# it again (ingest.revert_batch, issue 10): O(batch), never O(history)?
+# it again (ingest.revert_batch): O(batch), never O(history)?
 #
 # Usage: scripts/bench-publish.sh [--history N] [--batch M] [--reps R]
 #                                 [--explain | --no-explain] [--explain-min-ms T]
@@ -69,8 +69,7 @@
 #      (figure | median | min | max | ratio | target | met) and every
 #      repetition, and writes them, every measurement included, to the JSON
 #      file; targets (medians): publication over the history takes at most
-#      1.2x the same over the empty history (issue 15), the revert at most
-#      1.5x (issue 10);
+#      1.2x the same over the empty history, the revert at most 1.5x;
 #   6. when publication's target is missed (or --explain), one more load
 #      into a fresh history copy with auto_explain (ANALYZE, BUFFERS,
 #      triggers, nested statements) and prints the plans of the statements

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/duplicates/run.sh: how validation scales with identical duplicate
-# records (issue 14 item 5: 48,000 records loaded in 2.6 s, the same plus
+# records (once 48,000 records loaded in 2.6 s, the same plus
 # 2,000 identical repeats took 65-122 s).  A benchmark, not a test: it
 # prints figures and exits 0 unless a load failed to publish.
 #

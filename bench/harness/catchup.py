@@ -1,4 +1,4 @@
-"""Many small days in one catch-up (issue 15, row 7 of its targets):
+"""Many small days in one catch-up (the catch-up row):
 `invoice-loader catch-up` over --days consecutive business dates of 20
 invoices each, against one `load` of one such day.
 

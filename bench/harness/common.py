@@ -247,7 +247,7 @@ def huge_pages_line(h):
                 f"host's {h['host_pages']})")
     return (f"huge pages: not used (huge_pages = {h['huge_pages']}; "
             f"{h['needed_pages']} needed, the host reserves "
-            f"{h['host_pages']}: vm.nr_hugepages, docs/OPERATIONS.md)")
+            f"{h['host_pages']}: vm.nr_hugepages, docs/guide/operate.md)")
 
 
 def machine_lines(facts, load_at_start, load_at_end):

@@ -5,10 +5,10 @@ Every other row runs in databases of the cluster's C collation (initdb
 --no-locale), under which text compares with memcmp. A cluster made by
 Debian's pg_createcluster takes the system's locale, under which every
 B-tree comparison of two different texts is a strcoll() call. Migration
-0027 gave the invoice numbers COLLATE "C" (docs/PERFORMANCE.md, "Invoice
-numbers compare by bytes": a 1M load into a de_DE.UTF-8 database 13.3-15.0 s
-before, 9.9-10.3 s after, against 9.9-10.3 s in a C one); this row keeps
-that visible, so that a text key added without it shows as a ratio above 1.
+0027 gave the invoice numbers COLLATE "C" (a 1M load into a de_DE.UTF-8
+database 13.3-15.0 s before, 9.9-10.3 s after, against 9.9-10.3 s in a C
+one); this row keeps that visible, so that a text key added without it
+shows as a ratio above 1.
 
 The template bench_tpl_locale is made like bench_tpl (migrated, the source
 registered) but from template0 with the locale; in every repetition, after

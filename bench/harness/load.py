@@ -1,9 +1,9 @@
 """The load benchmark (scripts/bench.sh): invoice-loader load against psql
 \\copy and pgloader on the same files, peak memory, and (through the publish
-benchmark) publication over a long history, and issue 15's rows
-(harness/overhistory.py, catchup.py, tuned.py). Runs inside its own
-cluster; see the header of scripts/bench.sh for the method. The table and
-the report: harness/load_report.py."""
+benchmark) publication over a long history, and the rows over a
+history, catch-up and tuned (harness/overhistory.py, catchup.py,
+tuned.py). Runs inside its own cluster; see the header of scripts/bench.sh
+for the method. The table and the report: harness/load_report.py."""
 
 import json
 import os
@@ -51,7 +51,7 @@ class Bench(Figures):
             self.loader, args.data_dir,
             args.dup_lines or (100 if args.smoke else 50000), args.dup_cap,
             IN_LOAD, work)
-        # issue 15's rows: over a history (2, 9), catch-up (7), tuned (3)
+        # over a history, catch-up and tuned rows
         no_history = "--skip-history" if args.skip_history else None
         self.over = OverHistory(
             self, 20000 if args.smoke else args.history_size,

@@ -32,7 +32,7 @@ def fmt(v, metric):
 
 class Figures:
     """Bench's figures and report (it has the files, the measurements and
-    the parts of issue 15: over, catchup, tuned, duplicates)."""
+    the parts added later: over, catchup, tuned, duplicates)."""
 
     # ------------------------------------------------------------ figures
     def stats(self):

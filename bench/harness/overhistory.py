@@ -1,4 +1,4 @@
-"""Loads over a long history (issue 15, rows 2 and 9 of its targets): the
+"""Loads over a long history (the over-history and reads rows): the
 big file's size of invoices, 6% of them amendments and 3% voids of the
 history's most recent keys, 91% new, loaded into a copy of a template that
 holds --history-size versions; against psql \\copy of the same file; then
@@ -19,8 +19,8 @@ reading reporting.invoice over that history.
 - The same amended and voided records alone (the file's tail under its
   header, with a manifest of its own) are loaded into another fresh copy
   after each default-settings load: what the 9% cost that a file of new
-  invoices does not (docs/PERFORMANCE.md, "What an amended invoice
-  costs"); shown, no target.
+  invoices does not (docs/PERFORMANCE.md, "Where the time goes");
+  shown, no target.
 - After every load: the batch is published, merge_counts says inserted,
   amended and voided exactly as the file was built, and reporting.invoice
   shows its new and amended invoices (a load that quarantined or merged

@@ -26,8 +26,8 @@ FIGURES = [("COPY (received->staged)", "copy_ms"),
            ("publication (validated->published)", "publish_ms"),
            ("whole attempt (attempt_overview)", "attempt_ms"),
            ("revert of the batch (client-timed)", "revert_ms")]
-# Over the history / over none, medians: publication (issue 15: <= 1.2x),
-# and the revert (O(batch), never O(history); issue 10: <= 1.5x).
+# Over the history / over none, medians: publication (<= 1.2x),
+# and the revert (O(batch), never O(history): <= 1.5x).
 TARGET_RATIOS = {"publish_ms": 1.2, "revert_ms": 1.5}
 NO_REVERT = "no ingest.revert_batch in this schema"
 

@@ -1,6 +1,6 @@
-"""Readers during a publication (issue 15 item 4's two figures): how long
-consumers wait for reporting.invoice while a big batch publishes over the
-history, and how long the publication step takes.
+"""Readers during a publication (the readers' wait and the publishing
+transaction's rows): how long consumers wait for reporting.invoice while a
+big batch publishes over the history, and how long the publication step takes.
 
 One extra load of the over-history file (harness/overhistory.py) into a
 fresh copy of its template, after the timed repetitions and not counted

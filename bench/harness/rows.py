@@ -1,7 +1,7 @@
 """One row of the load benchmark's table from raw figures: the cells
 (figure | median | min | max | baseline | baseline median | ratio | target
-| met) and the numbers that go into the JSON. Used by the rows added for
-issue 15 (harness/overhistory.py, catchup.py, tuned.py)."""
+| met) and the numbers that go into the JSON. Used by the rows of
+harness/overhistory.py, catchup.py and tuned.py."""
 
 import statistics
 

@@ -1,10 +1,10 @@
-"""The loads with the server settings docs/OPERATIONS.md recommends (issue
-15, row 3 of its targets): row 1 (the big file over an empty history) and
+"""The loads with the server settings docs/guide/operate.md recommends (the
+"recommended settings" rows): row 1 (the big file over an empty history) and
 row 2 (over the history), each against psql \\copy of the same file under
 the same settings; shown, no target.
 
 The settings are read from the code block after "Recommended server
-settings" in docs/OPERATIONS.md (one `name = value` a line), so the
+settings" in docs/guide/operate.md (one `name = value` a line), so the
 benchmark measures what the document recommends. After the default-settings
 repetitions the run sets them with ALTER SYSTEM on its own cluster,
 restarts it ($TMP_PG_CTL restart, scripts/with-tmp-pg.sh), checks that
@@ -14,9 +14,9 @@ restart.
 
 Whether the restarted server's shared memory is in huge pages is recorded,
 not changed: that needs the kernel's vm.nr_hugepages, a setting of the host
-the benchmark leaves alone (docs/OPERATIONS.md says how to reserve them;
+the benchmark leaves alone (docs/guide/operate.md says how to reserve them;
 with 4 GB of shared buffers in 4 kB pages a 1M load took about 20% longer,
-docs/PERFORMANCE.md "A fourth host, and huge pages").
+docs/PERFORMANCE.md "What limits the targets").
 """
 
 import os
@@ -27,23 +27,23 @@ from harness.common import (REPO, Failure, huge_pages_in_use,
 from harness.overhistory import label
 from harness.rows import row, skipped
 
-DOC = REPO / "docs" / "OPERATIONS.md"
+DOC = REPO / "docs" / "guide" / "operate.md"
 MARKER = "Recommended server settings"
 SETTING = re.compile(r"^([a-z_]+)\s*=\s*'?([^'#]*?)'?\s*(#.*)?$")
 
 
 def recommended():
-    """[(name, value)] from docs/OPERATIONS.md, or a string saying why
+    """[(name, value)] from docs/guide/operate.md, or a string saying why
     there are none."""
     if not DOC.is_file():
-        return "no docs/OPERATIONS.md"
+        return "no docs/guide/operate.md"
     text = DOC.read_text(encoding="utf-8")
     at = text.find(MARKER)
     if at < 0:
-        return f'no "{MARKER}" in docs/OPERATIONS.md'
+        return f'no "{MARKER}" in docs/guide/operate.md'
     m = re.search(r"```[a-z]*\n(.*?)```", text[at:], re.S)
     if not m:
-        return f'no code block after "{MARKER}" in docs/OPERATIONS.md'
+        return f'no code block after "{MARKER}" in docs/guide/operate.md'
     out = []
     for line in m.group(1).splitlines():
         line = line.strip()
@@ -51,7 +51,7 @@ def recommended():
             continue
         s = SETTING.match(line)
         if not s:
-            return f"cannot read '{line}' in docs/OPERATIONS.md"
+            return f"cannot read '{line}' in docs/guide/operate.md"
         out.append((s.group(1), s.group(2)))
     return out or f'an empty block after "{MARKER}"'
 
@@ -99,7 +99,7 @@ class Tuned:
             self.over.measure(rep, role="hist_tuned")
 
     def rows(self, big):
-        figure = "with the server settings of docs/OPERATIONS.md"
+        figure = "with the server settings of docs/guide/operate.md"
         if self.missing:
             return [skipped((5, 0, 0), f"loads {figure}", self.missing)]
         xs = self.over.xs
@@ -127,8 +127,8 @@ class Tuned:
     def workload_lines(self):
         if self.missing:
             return [f"recommended settings: skipped ({self.missing})"]
-        return ["recommended settings (docs/OPERATIONS.md; ALTER SYSTEM and "
-                "a restart after the other repetitions): " +
+        return ["recommended settings (docs/guide/operate.md; ALTER SYSTEM "
+                "and a restart after the other repetitions): " +
                 ", ".join(f"{n} = {v}" for n, v in self.applied.items()),
                 "  " + huge_pages_line(self.huge_pages)]
 

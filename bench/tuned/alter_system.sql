@@ -1,4 +1,4 @@
 -- bench/tuned/alter_system.sql: one of the recommended server settings
--- (docs/OPERATIONS.md), for the rows measured with them; takes effect at
+-- (docs/guide/operate.md), for the rows measured with them; takes effect at
 -- the restart that follows. Variables: name, value.
 alter system set :"name" = :'value';
