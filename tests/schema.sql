@@ -1400,6 +1400,7 @@ ALTER TABLE ingest.currency OWNER TO invoice_owner;
 CREATE TABLE ingest.field_rule (
     rule text NOT NULL,
     "bit" smallint NOT NULL,
+    sentence text NOT NULL,
     CONSTRAINT field_rule_bit_check CHECK ((("bit" >= 0) AND ("bit" <= 30)))
 );
 
