@@ -1,4 +1,4 @@
--- 0001: the contract's four roles (CONTRACT.md section 9) and the schemas,
+-- 0001: the four roles (docs/reference/database.md, "Roles") and the schemas,
 -- owned by the NOLOGIN invoice_owner from the start.  Runs as the migrating
 -- role (a superuser, or a CREATEROLE role that owns the database).
 -- Never edit after merge; follow-ups go in 0002+.

@@ -1,4 +1,4 @@
--- 0005: what consumers and operators read (CONTRACT.md section 5).
+-- 0005: what consumers and operators read (docs/reference/database.md).
 set local role invoice_owner;
 
 create view reporting.invoice as

@@ -1,4 +1,4 @@
--- 0008: staging for speed (issue 5, docs/PERFORMANCE.md).
+-- 0008: staging for speed (docs/PERFORMANCE.md).
 --
 -- UNLOGGED: no WAL for the COPY, the typed rows and their deletion (455 MB
 -- of the 1.1 GB of WAL a million-record load wrote).  A server crash empties

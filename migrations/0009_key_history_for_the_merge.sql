@@ -1,13 +1,13 @@
--- 0009: staging.key_version (issue 5, docs/PERFORMANCE.md).  What history
--- holds for the keys of a batch, read once per key by
+-- 0009: staging.key_version, for the merge's speed (docs/PERFORMANCE.md).
+-- What history holds for the keys of a batch, read once per key by
 -- ingest.reject_revision_conflicts inside validation and again inside the
 -- publishing transaction (under the source's publication lock, so it is
 -- exactly what the merge sees).  The merge (revision conflicts,
 -- supersession, new versions, the unchanged count) then joins this small
 -- table instead of probing the indexes of core.invoice_version five times
--- per record: what made publishing over a long history slower than over
--- an empty one.  Unlogged, like the rest of staging: publication always
--- reads it anew.
+-- per record: what made publishing over a long history slower than over an
+-- empty one.  Unlogged, like the rest of staging: publication always reads
+-- it anew.
 set local role invoice_owner;
 
 create unlogged table staging.key_version (

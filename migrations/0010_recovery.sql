@@ -1,12 +1,13 @@
--- 0010: recovery (issue 10; CONTRACT.md sections 1, 5, 6.1, 9): the state
--- machine as data, the operator's audit trail, single-use replay
+-- 0010: recovery (docs/guide/recover.md, docs/reference/database.md): the
+-- state machine as data, the operator's audit trail, single-use replay
 -- authorizations, what revert and time travel need of the versions, the
 -- rejections of earlier attempts, and one outbox row per publication round.
 -- Functions live in sql/ (replay_batch, consume_replay, revert_batch,
 -- reporting.invoice_as_of, ...), not here.
 set local role invoice_owner;
 
--- The batch state machine, written once (issue 9 item 3): ingest.transition,
+-- The batch state machine, written once, so that code and tests cannot
+-- disagree about a state or a move: ingest.transition,
 -- the pgTAP transition tests and the e2e invariant checker read it.
 create table ingest.batch_transition (
   from_state text not null,
@@ -32,7 +33,8 @@ comment on table ingest.batch_transition is
   'The batch state machine: the only legal (from_state, to_state) moves, read by ingest.transition.';
 grant select on ingest.batch_transition to invoice_loader, invoice_operator;
 
--- The operator's audit trail (CONTRACT.md 6.1).  Append-only: only the
+-- The operator's audit trail: who reverted or replayed what, and why.
+-- Append-only: only the
 -- definer entry points insert (no role has a write grant), and the trigger
 -- ingest.guard_operator_action (sql/ingest/guard_operator_action.sql)
 -- refuses UPDATE, DELETE and TRUNCATE even to the owner, and sets db_user
@@ -169,7 +171,8 @@ comment on table core.invoice_version_period is
 create index invoice_version_superseded_at on core.invoice_version (superseded_at)
   where superseded_at is not null;
 
--- begin_attempt takes one jsonb argument (issue 9 item 3): the old
+-- begin_attempt takes one jsonb argument (its options grew one positional
+-- argument at a time; named keys cannot be swapped by mistake): the old
 -- signature goes (sql/ingest/begin_attempt.sql creates the new one; on a new
 -- database the functions of sql/ do not exist yet, hence IF EXISTS).
 drop function if exists ingest.begin_attempt(text, date, text, bigint, text, boolean, text[],

@@ -2,7 +2,7 @@
 -- structure belongs (they were created by sql/core/
 -- check_invoice_version_refs.sql on every migrate), and a new one: staging
 -- rows are written only for a batch whose runner lock the writing session
--- holds (issue 14 item 5).
+-- holds, so that a session cannot write into another load's batch.
 --
 -- A trigger names its function, and on a new database the functions of
 -- sql/ do not exist yet when the migrations run (migrate applies sql/

@@ -1,5 +1,5 @@
--- 0012: the sweeps (CALL ingest.sweep(), CONTRACT.md 6.2) and what the
--- notification dispatcher needs (CONTRACT.md 6.3, issue 12).
+-- 0012: the sweeps (CALL ingest.sweep(); docs/guide/run-nightly.md) and
+-- what the notification dispatcher needs (docs/reference/notifications.md).
 --
 -- Sources gain a deadline (a UTC time of day on D+1 by which business date
 -- D should be published; NULL = no deadline, no deadline_missed) and a

@@ -1,7 +1,7 @@
 -- 0014: the loader decides the per-record field rules in its own pass over
 -- the file and COPYs typed canonical rows straight into
--- staging.invoice_valid (issue 15 item 1, docs/PERFORMANCE.md); the content
--- hash gets a cheaper canonical form, version 2 (item 2).
+-- staging.invoice_valid, for the load's speed (docs/PERFORMANCE.md); the
+-- content hash gets a cheaper canonical form, version 2.
 --
 -- ingest.field_rule: each per-record field rule once, with the bit the
 -- loader sets for it in staging.invoice_valid.rules.  The database is the
@@ -148,7 +148,8 @@ update ingest.rejection_row as r
 -- (ingest.history_stamp: the source's published and reverted events so
 -- far).  Publication reads history again under the source's publication
 -- lock only when the stamp has moved since: a publication or revert of the
--- source committed in between (issue 15 item 5).
+-- source committed in between (otherwise the read would find what
+-- validation found).
 alter table ingest.batch add column history_stamp bigint;
 comment on column ingest.batch.history_stamp is
   'ingest.history_stamp of the source just before validation read history for this batch''s keys.';

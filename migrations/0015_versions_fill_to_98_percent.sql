@@ -1,5 +1,5 @@
--- 0015: core.invoice_version's new pages are filled to 98% (issue 15,
--- docs/PERFORMANCE.md "Over a history").  With the default 100%,
+-- 0015: core.invoice_version's new pages are filled to 98%
+-- (docs/PERFORMANCE.md "Over a history").  With the default 100%,
 -- an insert takes any page the free space map says has room for the row,
 -- and after VACUUM that is the tail of every old page whose slack fits one
 -- more version, or the hole a superseded version's old tuple left: a

@@ -1,5 +1,5 @@
--- 0017: no insert-triggered autovacuum on the staging tables (issue 15,
--- docs/PERFORMANCE.md "Issue 15: what changed").  After a big COPY,
+-- 0017: no insert-triggered autovacuum on the staging tables
+-- (docs/PERFORMANCE.md).  After a big COPY,
 -- autovacuum soon starts an insert-triggered VACUUM of the table (PostgreSQL
 -- 13+: more than 1,000 + 20% new rows), and ingest.analyze_staging, which
 -- summarizes the BRIN ranges and analyzes the same table, then waits for

@@ -2,7 +2,7 @@
 -- known to be distinct (validation counted as many as records), and then
 -- joins the typed rows without making their keys distinct first
 -- (sql/ingest/key_history.sql, sql/ingest/reject_revision_conflicts.sql;
--- issue 15 item 5, docs/PERFORMANCE.md).  The older forms go; sql/ creates
+-- docs/PERFORMANCE.md).  The older forms go; sql/ creates
 -- the new ones (on a new database the functions of sql/ do not exist yet,
 -- hence IF EXISTS).
 set local role invoice_owner;

@@ -1,5 +1,5 @@
--- 0022: core.invoice_version's batch index is a BRIN index (issue 15,
--- docs/PERFORMANCE.md "The batch index, the statistics sample and the key
+-- 0022: core.invoice_version's batch index is a BRIN index
+-- (docs/PERFORMANCE.md "The batch index, the statistics sample and the key
 -- history's record").  A batch's versions are written by one INSERT into
 -- fresh pages at the end of the table (0015: they fill pages to 98%, so
 -- few of them go into old pages' slack), so each page range holds one

@@ -4,8 +4,8 @@
 -- otherwise): its record number, revision, content hash and gross amount,
 -- as the history read (ingest.key_history) joined them anyway.  The
 -- revision-conflict check and the supersession then read this small table
--- alone instead of joining it with a million typed rows (issue 15,
--- docs/PERFORMANCE.md "The batch index, the statistics sample and the key
+-- alone instead of joining it with a million typed rows
+-- (docs/PERFORMANCE.md "The batch index, the statistics sample and the key
 -- history's record").
 -- The table is staging (unlogged, rewritten by every read), so nothing is
 -- filled in for rows already there; instead, a batch validated before this

@@ -1,4 +1,5 @@
--- 0024: write, audit, publish (issue 15 item 4).  A batch's versions may be
+-- 0024: write, audit, then publish, so that the publishing transaction is
+-- short and nothing the merge finds can fail it.  A batch's versions may be
 -- written, superseding what they replace, and reconciled in a transaction
 -- of their own (ingest.write_batch) while the batch is listed here; the
 -- publishing transaction (ingest.publish_batch) then only deletes its row,

@@ -45,6 +45,7 @@ packages=(
   postgresql-15-pgtap
   postgresql-15-cron
   postgresql-15-auto-failover
+  postgresql-15-plpgsql-check
   libpqxx-dev
   libpq-dev
   postgresql-server-dev-15

@@ -482,6 +482,92 @@ CREATE FUNCTION ingest.merge_accounted(p_batch_id bigint) RETURNS SETOF jsonb
 ALTER FUNCTION ingest.merge_accounted(p_batch_id bigint) OWNER TO invoice_owner;
 
 --
+-- Name: merge_insert(bigint, text, timestamp with time zone); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.merge_insert(p_batch_id bigint, p_source text, p_now timestamp with time zone) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    SET plan_cache_mode TO 'force_custom_plan'
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.merge_insert(p_batch_id bigint, p_source text, p_now timestamp with time zone) OWNER TO invoice_owner;
+
+--
+-- Name: merge_insert_new_keys(bigint, text, timestamp with time zone); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.merge_insert_new_keys(p_batch_id bigint, p_source text, p_now timestamp with time zone) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    SET plan_cache_mode TO 'force_custom_plan'
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.merge_insert_new_keys(p_batch_id bigint, p_source text, p_now timestamp with time zone) OWNER TO invoice_owner;
+
+--
+-- Name: merge_insert_new_keys_one_per_key(bigint, text, timestamp with time zone); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.merge_insert_new_keys_one_per_key(p_batch_id bigint, p_source text, p_now timestamp with time zone) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    SET plan_cache_mode TO 'force_custom_plan'
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.merge_insert_new_keys_one_per_key(p_batch_id bigint, p_source text, p_now timestamp with time zone) OWNER TO invoice_owner;
+
+--
+-- Name: merge_insert_one_per_key(bigint, text, timestamp with time zone); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.merge_insert_one_per_key(p_batch_id bigint, p_source text, p_now timestamp with time zone) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    SET plan_cache_mode TO 'force_custom_plan'
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.merge_insert_one_per_key(p_batch_id bigint, p_source text, p_now timestamp with time zone) OWNER TO invoice_owner;
+
+--
+-- Name: merge_supersede(bigint, text, timestamp with time zone); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.merge_supersede(p_batch_id bigint, p_source text, p_now timestamp with time zone) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    SET enable_seqscan TO 'off'
+    SET plan_cache_mode TO 'force_custom_plan'
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.merge_supersede(p_batch_id bigint, p_source text, p_now timestamp with time zone) OWNER TO invoice_owner;
+
+--
+-- Name: merge_supersede_one_per_key(bigint, text, timestamp with time zone); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.merge_supersede_one_per_key(p_batch_id bigint, p_source text, p_now timestamp with time zone) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    SET enable_seqscan TO 'off'
+    SET plan_cache_mode TO 'force_custom_plan'
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.merge_supersede_one_per_key(p_batch_id bigint, p_source text, p_now timestamp with time zone) OWNER TO invoice_owner;
+
+--
 -- Name: notification_lock_key(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1314,6 +1400,7 @@ ALTER TABLE ingest.currency OWNER TO invoice_owner;
 CREATE TABLE ingest.field_rule (
     rule text NOT NULL,
     "bit" smallint NOT NULL,
+    sentence text NOT NULL,
     CONSTRAINT field_rule_bit_check CHECK ((("bit" >= 0) AND ("bit" <= 30)))
 );
 
@@ -2677,6 +2764,48 @@ GRANT ALL ON FUNCTION ingest.mark_staged(p_batch_id bigint, p_attempt_id bigint,
 --
 
 REVOKE ALL ON FUNCTION ingest.merge_accounted(p_batch_id bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION merge_insert(p_batch_id bigint, p_source text, p_now timestamp with time zone); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.merge_insert(p_batch_id bigint, p_source text, p_now timestamp with time zone) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION merge_insert_new_keys(p_batch_id bigint, p_source text, p_now timestamp with time zone); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.merge_insert_new_keys(p_batch_id bigint, p_source text, p_now timestamp with time zone) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION merge_insert_new_keys_one_per_key(p_batch_id bigint, p_source text, p_now timestamp with time zone); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.merge_insert_new_keys_one_per_key(p_batch_id bigint, p_source text, p_now timestamp with time zone) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION merge_insert_one_per_key(p_batch_id bigint, p_source text, p_now timestamp with time zone); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.merge_insert_one_per_key(p_batch_id bigint, p_source text, p_now timestamp with time zone) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION merge_supersede(p_batch_id bigint, p_source text, p_now timestamp with time zone); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.merge_supersede(p_batch_id bigint, p_source text, p_now timestamp with time zone) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION merge_supersede_one_per_key(p_batch_id bigint, p_source text, p_now timestamp with time zone); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.merge_supersede_one_per_key(p_batch_id bigint, p_source text, p_now timestamp with time zone) FROM PUBLIC;
 
 
 --

@@ -1,7 +1,7 @@
 -- ingest.abandon_batch: the loader closes a received batch whose bytes it
 -- could not read twice alike (the file changed while it was read: pass 1
 -- registered one SHA-256, pass 2 read another), in the same run, so no
--- orphan received batch is left for ever (issue 14 item 5): quarantined
+-- orphan received batch is left for ever: quarantined
 -- with rule batch.abandoned and the reason.  The bytes registered cannot
 -- be loaded any more; the complete file, new bytes, is a new batch.
 -- Only the run that holds the batch (its runner lock) may.

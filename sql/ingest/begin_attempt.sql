@@ -1,7 +1,7 @@
 -- ingest.begin_attempt: the loader's first call for a file.  Registers the
 -- batch by (source, sha256) (plus the date for a header-only file, whose
--- bytes say nothing of its day) if these bytes are new (state received, with the
--- manifest's control totals), or finds it if they are not (any name, any
+-- bytes say nothing of its day) if these bytes are new (state received, with
+-- the manifest's control totals), or finds it if they are not (any name, any
 -- run), and opens a new attempt.  Attempts of the batch left unfinished by a
 -- process that died are closed as abandoned (safe: we hold the runner lock).
 -- A quarantined or reverted batch with an operator's unused replay
@@ -11,7 +11,8 @@
 -- When the loader found file-level problems ("problems": header or CSV
 -- structure), or the control totals are missing or wrong, the batch is
 -- quarantined at once and the returned state says so.
--- Argument: one jsonb object (issue 9 item 3) with exactly the keys
+-- Argument: one jsonb object (named keys, which cannot be
+-- swapped by mistake as positional arguments can) with exactly the keys
 --   source text, business_date "YYYY-MM-DD", sha256 text, size_bytes number,
 --   file_name text, had_bom bool, columns [text], problems [{rule,
 --   record_no, detail}], manifest text|null (the manifest file's text),

@@ -1,5 +1,6 @@
 -- ingest.check_staging_scope: staging rows are written only by the run
--- that holds the batch (issue 14 item 5): every batch a statement wrote
+-- that holds the batch, so that no session writes into another load's
+-- batch: every batch a statement wrote
 -- rows of into staging.invoice_line must be `received` and its runner lock
 -- held by the writing session (ingest.refuse_unscoped_staging); otherwise
 -- the statement fails and writes nothing.  So a stray INSERT cannot wedge a

@@ -1,7 +1,8 @@
--- ingest.content_hash: the content hash of a version, form 2 (issue 15
--- item 2; core.invoice_version.content_hash_version = 2).  Two records of
--- one (invoice_number, revision) are the same revision when their hashes
--- are equal.  SHA-256 of the ten content fields in this order, each written
+-- ingest.content_hash: the content hash of a version, form 2
+-- (core.invoice_version.content_hash_version = 2, cheaper than form 1).  Two
+-- records of one (invoice_number, revision) are the same revision when their
+-- hashes are equal.  SHA-256 of the ten content fields in this order, each
+-- written
 -- as <byte length>:<bytes>, or '-' for NULL:
 --   status, document_type, customer_id, invoice_date, due_date, currency,
 --   net_amount, tax_amount, gross_amount, description

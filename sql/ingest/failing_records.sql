@@ -1,7 +1,8 @@
--- ingest.failing_records: the contract's field rules (CONTRACT.md section
--- 2) over a staged batch: every record that fails one, with the rules it
--- fails (codes in sql/ERRCODES.md).  Pattern before cast: a value is cast
--- only when its pattern passed, so no cast rounds, guesses or raises.
+-- ingest.failing_records: the field rules of the input file
+-- (docs/reference/input-file.md) over a staged batch: every record that fails
+-- one, with the rules it fails (codes in sql/ERRCODES.md).  Pattern before
+-- cast: a value is cast only when its pattern passed, so no cast rounds,
+-- guesses or raises.
 -- Shaped for speed, which is why it is written as it is:
 --   - RETURN QUERY: PL/pgSQL runs its query with parallel workers (SELECT
 --     ... INTO and INSERT ... SELECT never do);

@@ -1,5 +1,5 @@
 -- ingest.guard_operator_action: ingest.operator_action is append-only
--- (CONTRACT.md 6.1).  On INSERT the row gets db_user = session_user (the
+-- (docs/guide/recover.md).  On INSERT the row gets db_user = session_user (the
 -- login that acted, not the definer running the entry point) and at = the
 -- clock, whatever the insert said; UPDATE, DELETE and TRUNCATE raise IV212,
 -- for every role, the owner included (no role but the owner holds a write

@@ -1,7 +1,8 @@
 -- ingest.parse_manifest: the control totals of a batch, from the manifest
--- text (JSON, CONTRACT.md section 3) or from --expect-count/--expect-total,
--- checked against what is being loaded.  Never raises for bad input: it
--- returns the problems as rejection reasons (record_no 0): text that is not
+-- text (JSON, docs/reference/input-file.md) or from
+-- --expect-count/--expect-total, checked against what is being loaded.  Never
+-- raises for bad input: it returns the problems as rejection reasons
+-- (record_no 0): text that is not
 -- JSON, nests deeper than the server's stack allows (a 100,000-deep array
 -- raised 54001 through begin_attempt and the load exited 70), or exceeds a
 -- jsonb limit is the problem manifest.invalid, whatever error the cast

@@ -1,8 +1,9 @@
 -- ingest.printable: text from a supplier's file or manifest made safe to
 -- store in a rejection and to print: every control character (C0, DEL,
 -- C1) is written as \xNN (\u00NN for C1), so a value can neither forge a
--- log line nor send terminal escape sequences (issue 14 item 5).  Text
--- without control characters comes back as it is, without being split.
+-- log line nor send terminal escape sequences (rejected bytes come from
+-- anyone who can drop a file).  Text without control characters comes back
+-- as it is, without being split.
 -- Helper, immutable; no EXECUTE grants (the definer entry points call it).
 -- Errors: none.
 create or replace function ingest.printable(p_text text)

@@ -1,5 +1,5 @@
 -- ingest.publication_turn: whether a validated batch may publish now, by
--- the order of its source's business dates (CONTRACT.md: a date publishes
+-- the order of its source's business dates (a date publishes
 -- only once every earlier date is published, i.e. at most the watermark + 1,
 -- or, before the first publication, the source's start date when it has
 -- one), and whether its publication advances the watermark (its date is

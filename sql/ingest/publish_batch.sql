@@ -4,8 +4,8 @@
 -- an operator in psql: one transaction, as before migration 0024).  The
 -- publication itself is short whatever the batch's size: delete the
 -- batch's row of ingest.pending_publication, which switches what
--- reporting.* shows (write, audit, publish: issue 15 item 4), advance the
--- watermark, write the batch_published notification, set the state.
+-- reporting.* shows (write, audit, then publish: ingest.write_batch), advance
+-- the watermark, write the batch_published notification, set the state.
 -- Consumers see all of it at commit or nothing (MVCC); no DDL.
 -- The outcomes of the write pass through: 'waiting' (an earlier date, or
 -- another written batch of the source, must publish first), 'restage',

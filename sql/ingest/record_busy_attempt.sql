@@ -1,7 +1,7 @@
 -- ingest.record_busy_attempt: a run refused because another run holds the
 -- batch (IV203 from ingest.begin_attempt) is recorded as an attempt too,
 -- finished at once with outcome 'busy', so `status --batch` shows it
--- (issue 13 item 2).  Takes begin_attempt's jsonb argument; looks the
+-- (so that status shows it).  Takes begin_attempt's jsonb argument; looks the
 -- batch up by its bytes as begin_attempt does.  Bytes not registered yet
 -- (the other run is registering them right now) leave nothing to record:
 -- returns false.  An attempt number taken meanwhile by the run holding the

@@ -1,4 +1,4 @@
--- ingest.refuse_unscoped_staging: the staging scope rule (issue 14 item 5)
+-- ingest.refuse_unscoped_staging: the staging scope rule
 -- over the batches a statement wrote staging rows for: each must exist, be
 -- `received`, and have its runner lock (the session advisory lock
 -- ingest.begin_attempt and ingest.resume_attempt take on (source, business

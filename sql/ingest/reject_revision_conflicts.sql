@@ -9,7 +9,7 @@
 -- hashed anew as it is read (ingest.key_history, a parallel read).  Used by
 -- validation, and again by publication for what was published while the
 -- batch waited.
--- Fast path (issue 15 item 5): when the source has no history, or no
+-- Fast path: when the source has no history, or no
 -- version of it has an invoice number within the batch's [min, max] key
 -- range (one pass over the batch's typed rows, then one descent of the
 -- primary key), none of the batch's keys has history: key_version stays

@@ -1,7 +1,7 @@
--- ingest.rejected_share_problem: the partial policy's test (CONTRACT.md
--- section 4): under `partial`, more rejected records than the source's
--- max_rejected_share of the file's records is a file-level problem (rule
--- policy.rejected_share), returned as a rejection reason for
+-- ingest.rejected_share_problem: the partial policy's test: under `partial`,
+-- more rejected records than the source's max_rejected_share of the file's
+-- records is a file-level problem (rule policy.rejected_share), returned as a
+-- rejection reason for
 -- ingest.quarantine_batch; NULL when the share is kept, or the source is
 -- all-or-nothing (where any rejected record quarantines: the callers test
 -- that themselves).

@@ -1,5 +1,5 @@
 -- ingest.replay_batch: an operator authorizes a new attempt of a quarantined
--- or reverted batch (CONTRACT.md 6.1).  Records the action (who =
+-- or reverted batch (docs/guide/recover.md).  Records the action (who =
 -- session_user, when, why, and the attempt it supersedes: the batch's
 -- latest attempt) in ingest.operator_action and leaves one unused
 -- authorization in ingest.replay_authorization.  The next load of the batch

@@ -1,5 +1,5 @@
--- ingest.revert_batch: an operator undoes a publication (CONTRACT.md 6.1),
--- in ONE transaction:
+-- ingest.revert_batch: an operator undoes a publication
+-- (docs/guide/recover.md), in ONE transaction:
 --   - the versions the batch introduced leave core.invoice_version, and so
 --     reporting.*, for core.invoice_version_reverted (history, marked with
 --     the time of the revert and the action);

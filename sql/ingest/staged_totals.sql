@@ -4,7 +4,7 @@
 -- distinct invoice numbers, the sum of its readable gross amounts, and how
 -- many gross amounts are not readable (missing or not a plain decimal);
 -- and, only when the batch's manifest carries net_total or tax_total
--- (CONTRACT.md section 3), the same two figures for net_amount and
+-- (docs/reference/input-file.md), the same two figures for net_amount and
 -- tax_amount (NULL otherwise: a file without them pays nothing for them).
 -- Also, from the same scan, how many raw and typed rows the batch has,
 -- how many typed rows fail a field rule (validation's checkpoint check,

@@ -1,7 +1,8 @@
--- ingest.sweep: CALL ingest.sweep() runs every sweep once (CONTRACT.md
--- 6.2), from psql, pg_cron or the loader; safe concurrently with itself and
--- with loads.  The parts, in order, each its own function (callable alone,
--- each in its caller's transaction), with a COMMIT after every call so
+-- ingest.sweep: CALL ingest.sweep() runs every sweep once
+-- (docs/guide/run-nightly.md), from psql, pg_cron or the loader; safe
+-- concurrently with itself and with loads.  The parts, in order, each its own
+-- function (callable alone, each in its caller's transaction), with a COMMIT
+-- after every call so
 -- that no transaction holds locks for long:
 --   1. ingest.sweep_abandoned_attempts: open attempts whose runner is gone
 --      become 'abandoned';

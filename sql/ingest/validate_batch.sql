@@ -1,8 +1,9 @@
 -- ingest.validate_batch: check every staged record of a batch against the
--- contract's rules (CONTRACT.md section 2); keep the typed accepted records
--- in staging.invoice_valid; reject revisions that conflict with history;
--- reconcile with the manifest (record count, distinct keys, control total,
--- and net_total and tax_total when the manifest has them);
+-- field rules of the input file (docs/reference/input-file.md); keep the
+-- typed accepted records in staging.invoice_valid; reject revisions that
+-- conflict with history; reconcile with the manifest (record count,
+-- distinct keys, control total, and net_total and tax_total when the
+-- manifest has them);
 -- then move the batch staged -> validated, or staged -> quarantined with
 -- the reasons.
 -- The per-record field rules are decided by the loader in its pass over
@@ -95,55 +96,24 @@ begin
   v_clean := v_typed_path and v_totals.failing_rows = 0;
 
   -- 1. The records that fail a field rule: one rejection row per rule
-  --    they fail, with the sentence for a clerk and the record's readable
-  --    gross amount.  The loader decided the rules in its pass (the bits of
+  --    they fail, with the rule's sentence for a clerk
+  --    (ingest.field_rule.sentence) and the record's readable gross
+  --    amount.  The loader decided the rules in its pass (the bits of
   --    ingest.field_rule, the fields as in the file in raw_fields); raw
   --    rows are checked here (ingest.failing_records, a parallel scan).
   if not v_clean then
     insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail,
                                       gross_amount)
-    select p_batch_id, l.record_no, ingest.printable(left(l.invoice_number, 64)), rule,
-           -- values from the file, never raw control characters
-           ingest.printable(case rule
-             when 'invoice_number.format' then
-               format('invoice_number %L is not 1-64 characters of A-Z a-z 0-9 . _ / -',
-                      left(l.invoice_number, 80))
-             when 'revision.format' then
-               format('revision %L is not a whole number >= 0', left(l.revision, 40))
-             when 'status.value' then
-               format('status %L is not ISSUED or VOID', left(l.status, 40))
-             when 'document_type.value' then
-               format('document_type %L is not INVOICE or CREDIT_NOTE', left(l.document_type, 40))
-             when 'invoice_date.format' then
-               format('invoice_date %L is not a real date written YYYY-MM-DD', left(l.invoice_date, 40))
-             when 'invoice_date.after_business_date' then
-               format('invoice_date %s is after the business date %s', l.invoice_date,
-                      to_char(v_batch.business_date, 'YYYY-MM-DD'))
-             when 'due_date.format' then
-               format('due_date %L is not a real date written YYYY-MM-DD', left(l.due_date, 40))
-             when 'due_date.before_invoice_date' then
-               format('due_date %s is before invoice_date %s', l.due_date, l.invoice_date)
-             when 'currency.unknown' then
-               format('currency %L is not an ISO 4217 code known to the database', left(l.currency, 40))
-             when 'net_amount.format' then
-               format('net_amount %L is not a plain decimal (-?digits[.digits])', left(l.net_amount, 40))
-             when 'tax_amount.format' then
-               format('tax_amount %L is not a plain decimal (-?digits[.digits])', left(l.tax_amount, 40))
-             when 'gross_amount.format' then
-               format('gross_amount %L is not a plain decimal (-?digits[.digits])', left(l.gross_amount, 40))
-             when 'net_amount.precision' then
-               format('net_amount %s has more than %s decimals for %s', l.net_amount, c.minor_unit, l.currency)
-             when 'tax_amount.precision' then
-               format('tax_amount %s has more than %s decimals for %s', l.tax_amount, c.minor_unit, l.currency)
-             when 'gross_amount.precision' then
-               format('gross_amount %s has more than %s decimals for %s', l.gross_amount, c.minor_unit, l.currency)
-             when 'amounts.sum' then
-               format('net_amount %s + tax_amount %s is not gross_amount %s',
-                      l.net_amount, l.tax_amount, l.gross_amount)
-             when 'gross_amount.sign' then
-               format('gross_amount %s has the wrong sign for a %s', l.gross_amount, l.document_type)
-             else split_part(rule, '.', 1) || ' is empty'  -- the <column>.missing rules
-           end),
+    select p_batch_id, l.record_no, ingest.printable(left(l.invoice_number, 64)), fr.rule,
+           -- the rule's sentence (ingest.field_rule, whose migration lists
+           -- the arguments) with values from the file, never raw control
+           -- characters
+           ingest.printable(format(fr.sentence, variadic array[
+             left(l.invoice_number, 80), left(l.revision, 40), left(l.status, 40),
+             left(l.document_type, 40), left(l.invoice_date, 40), left(l.due_date, 40),
+             left(l.currency, 40), left(l.net_amount, 40), left(l.tax_amount, 40),
+             left(l.gross_amount, 40), to_char(v_batch.business_date, 'YYYY-MM-DD'),
+             c.minor_unit::text, l.net_amount, l.tax_amount, l.gross_amount])),
            l.gross
     from (select f.record_no, f.rules, r.invoice_number, r.revision, r.status, r.document_type,
                  r.invoice_date, r.due_date, r.currency, r.net_amount, r.tax_amount,
@@ -165,7 +135,8 @@ begin
           from staging.invoice_valid as v
           where v_typed_path and v.batch_id = p_batch_id and v.rules <> 0) as l
     left join ingest.currency as c on c.code = l.currency
-    cross join lateral unnest(l.rules) as rule;
+    cross join lateral unnest(l.rules) as u (code)
+    join ingest.field_rule as fr on fr.rule = u.code;
   end if;
 
   -- 2. The loader's rows: the rejected ones leave (what is left is what

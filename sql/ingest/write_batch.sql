@@ -1,6 +1,7 @@
 -- ingest.write_batch: the write and the audit of a validated batch's
 -- publication, in a transaction of its own before the publishing one
--- (issue 15 item 4, "write, audit, publish"): merge its accepted records
+-- (write, audit, then publish: the publishing transaction stays short and
+-- cannot fail for anything the merge found): merge its accepted records
 -- into core.invoice_version (business key (source, invoice_number); a
 -- higher revision wins, a lower one goes to history, an identical resend is
 -- unchanged, VOID at the winning revision hides the invoice), superseding
@@ -60,7 +61,6 @@ declare
   v_rejected    integer;
   v_single      boolean;
   v_history     boolean;
-  v_seqscan     text;
   v_work_mem    text;
   v_hash_mem    text;
   v_lowered     boolean;
@@ -162,71 +162,50 @@ begin
     -- The merge works from staging.key_version: what history held for the
     -- batch's keys when this transaction read it (in
     -- reject_revision_conflicts above, under the source's publication lock),
-    -- one index lookup per key instead of several per record.
-    -- The current version of a key this batch wins gives way: the batch
-    -- has a higher revision of it.  Each such version is found through the
-    -- one-current index, one lookup per superseded key, as before
-    -- staging.key_version had statistics (ingest.analyze_staging): with
-    -- them the planner, costing pages as if read from disk, would rather
-    -- scan and hash all of the history's current versions (3.2 s against
-    -- 0.25 s over 5M versions for 90,000 keys); hence the setting, for
-    -- this statement only.  Which records of the batch have a higher
-    -- revision of the key (%s): with one record per key, key_version holds
-    -- each key's record beside its versions (batch_revision; cleared for
-    -- a record rejected since, ingest.reject_revision_conflicts), and the
-    -- typed rows are not read here at all; otherwise a semi-join with them
-    -- (a hash of every typed row: 0.25 s of a million).  The condition is
-    -- put into the statement's text, as the merge's forms below are, so
-    -- that the EXISTS is planned as the semi-join it is.
+    -- one index lookup per key instead of several per record.  It has four
+    -- forms, one static statement each in a function of its own (with the
+    -- planner settings it needs as SET clauses): which one runs depends on
+    -- two facts about the batch, and each leaves out of its statement what
+    -- the batch does not need.
+    -- One record per key: as many distinct invoice numbers as records
+    -- (validation counted them: batch.distinct_keys); each record is its
+    -- key's highest revision, and key_version holds it beside the key's
+    -- versions (batch_revision).
     v_single := v_batch.distinct_keys = v_batch.staged_count;
-    -- A batch none of whose keys history holds (staging.key_version has
-    -- nothing of it) supersedes nothing: the UPDATE, its plan and its
-    -- statement trigger are left out (a small batch's first execution of
-    -- them in a new session: about 4 ms of the seed's attempt).
+    -- Keys history holds: a batch none of whose keys it holds
+    -- (staging.key_version has nothing of it) supersedes nothing, and the
+    -- UPDATE, its plan and its statement trigger are left out (a small
+    -- batch's first execution of them in a new session: about 4 ms of the
+    -- seed's attempt); its INSERT has no key history to join.
     v_history := exists (select from staging.key_version as h where h.batch_id = p_batch_id);
-    if v_history then
-      v_seqscan := pg_catalog.current_setting('enable_seqscan');
-      perform pg_catalog.set_config('enable_seqscan', 'off', true);
-      execute pg_catalog.format($supersede$
-      update core.invoice_version as cv
-         set is_current = false, superseded_by_batch_id = $1, superseded_at = $3
-        from staging.key_version as h
-       where h.batch_id = $1 and h.is_current and %s
-         and cv.source = $2 and cv.invoice_number = h.invoice_number
-         and cv.revision = h.revision and cv.is_current
-      $supersede$,
-        case when v_single then 'h.batch_revision > h.revision'
-             else 'exists (select from staging.invoice_valid as v
-                           where v.batch_id = $1 and not v.is_duplicate
-                             and v.invoice_number = h.invoice_number
-                             and v.revision > h.revision)' end)
-      using p_batch_id, v_batch.source, v_now;
-      perform pg_catalog.set_config('enable_seqscan', v_seqscan, true);
+
+    -- 1. The current version of a key this batch wins gives way.
+    if v_history and v_single then
+      perform ingest.merge_supersede_one_per_key(p_batch_id, v_batch.source, v_now);
+    elsif v_history then
+      perform ingest.merge_supersede(p_batch_id, v_batch.source, v_now);
     end if;
 
-    -- New versions: the highest new revision of a key wins unless a higher
-    -- one is already current; the rest go to history.  A file with as many
-    -- distinct invoice numbers as records (validation counted them:
-    -- batch.distinct_keys) has one record per key, its own highest
-    -- revision: the per-key maximum and the window over the batch (a hash
-    -- aggregate, a join and a sort of every record: 2.5 s of a million)
-    -- are left out of the statement (%2$s, and the join in %1$s).  A batch
-    -- none of whose keys history holds (staging.key_version has nothing of
-    -- it) has no current version to stay or give way and no revision
-    -- published already: the joins with the key history are left out
-    -- (%1$s; 0.4 s of a million, an anti-join probing the empty history
-    -- once per record).  The statement's text is the only difference
-    -- between the forms.
-    -- The INSERT's statement trigger (core.check_invoice_version_refs)
-    -- keeps every row it writes in a transition table, which fills
-    -- work_mem of fresh memory before it spills to a temporary file: at
-    -- this function's 256 MB, a million versions cost about 1 s more than
-    -- at 16 MB (docs/PERFORMANCE.md, "The merge's transition table").
-    -- With one record per key nothing in the statement sorts; its hash
-    -- joins (the key history) keep their budget, work_mem times
-    -- hash_mem_multiplier, through a larger multiplier.  The other form's
-    -- window sort keeps the function's work_mem, and so does a work_mem
-    -- an operator lowered below 16 MB (docs/OPERATIONS.md).
+    -- 2. New versions.  The INSERT's statement trigger
+    -- (core.check_invoice_version_refs) keeps every row it writes in a
+    -- transition table, which fills work_mem of fresh memory before it
+    -- spills to a temporary file: at this function's 256 MB, a million
+    -- versions cost about 1 s more than at 16 MB (docs/PERFORMANCE.md,
+    -- "The merge's transition table").  With one record per key nothing in
+    -- the statement sorts, and it runs at 16 MB; its hash joins (the key
+    -- history) keep their budget, work_mem times hash_mem_multiplier,
+    -- through a larger multiplier, capped at PostgreSQL's maximum of 1000.
+    -- The forms for several records per key sort the batch and keep this
+    -- function's work_mem.  So does a work_mem an operator lowered below
+    -- 16 MB (ALTER FUNCTION ingest.write_batch ... SET work_mem; see
+    -- docs/guide/operate.md).
+    -- These two settings are the only ones set here rather than by a SET
+    -- clause on the form's function: a SET clause gives a fixed value,
+    -- whereas these follow the work_mem this function runs at (its own,
+    -- or the operator's) and the session's multiplier, which a SET clause
+    -- would have replaced before the function could read them.  Both are
+    -- put back before the read-back below, which runs at the function's
+    -- work_mem.
     v_work_mem := pg_catalog.current_setting('work_mem');
     v_hash_mem := pg_catalog.current_setting('hash_mem_multiplier');
     v_lowered := v_single and pg_catalog.pg_size_bytes(v_work_mem) > 16 * 1024 * 1024;
@@ -236,60 +215,15 @@ begin
         least(v_hash_mem::float8 * pg_catalog.pg_size_bytes(v_work_mem) / (16 * 1024 * 1024),
               1000)::text, true);
     end if;
-    execute pg_catalog.format($merge$
-    insert into core.invoice_version (source, invoice_number, revision, status, document_type,
-                                      customer_id, invoice_date, due_date, currency, net_amount,
-                                      tax_amount, gross_amount, description, content_hash,
-                                      content_hash_version, batch_id, record_no, is_current,
-                                      supersedes_revision, superseded_by_batch_id, superseded_at,
-                                      published_at)
-    select $1, n.invoice_number, n.revision, n.status, n.document_type,
-           n.customer_id, n.invoice_date, n.due_date, n.currency, n.net_amount, n.tax_amount,
-           n.gross_amount, n.description, n.content_hash, 2, $2, n.record_no,
-           n.wins, case when n.wins then n.prev_revision end,
-           -- not winning: superseded by this batch's winner of the key, or
-           -- (a late revision) by the batch of the version current at arrival
-           case when n.wins then null
-                when n.cur_revision is null then $2
-                else n.cur_batch end,
-           case when n.wins then null else $3 end,
-           $3
-    from (select x.*, %2$s as wins
-          from (%1$s) as x) as n
-    $merge$,
-      case when not v_history then
-        'select v.*, null::integer as cur_revision, null::bigint as cur_batch,
-                null::integer as prev_revision
-         from staging.invoice_valid as v
-         where v.batch_id = $2 and not v.is_duplicate'
-      else pg_catalog.format($rows$
-        select v.*,
-               -- the key's current version stays current (a higher
-               -- or equal revision) or gave way just above
-               case when kc.revision >= t.top then kc.revision end as cur_revision,
-               case when kc.revision >= t.top then kc.version_batch_id end as cur_batch,
-               case when kc.revision < t.top then kc.revision end as prev_revision
-        from staging.invoice_valid as v
-        %s
-        left join staging.key_version as kc
-          on kc.batch_id = $2 and kc.invoice_number = v.invoice_number
-         and kc.is_current
-        where v.batch_id = $2 and not v.is_duplicate
-          and not exists (select from staging.key_version as e
-                          where e.batch_id = $2
-                            and e.invoice_number = v.invoice_number
-                            and e.revision = v.revision)
-        $rows$,
-        case when v_single then 'cross join lateral (select v.revision as top) as t'
-             else 'join (select tv.invoice_number, max(tv.revision) as top
-                        from staging.invoice_valid as tv
-                        where tv.batch_id = $2 and not tv.is_duplicate
-                        group by tv.invoice_number) as t on t.invoice_number = v.invoice_number' end)
-      end,
-      case when v_single then 'x.cur_revision is null'
-           else 'x.revision = max(x.revision) over (partition by x.invoice_number)
-                   and x.cur_revision is null' end)
-    using v_batch.source, p_batch_id, v_now;
+    if v_history and v_single then
+      perform ingest.merge_insert_one_per_key(p_batch_id, v_batch.source, v_now);
+    elsif v_history then
+      perform ingest.merge_insert(p_batch_id, v_batch.source, v_now);
+    elsif v_single then
+      perform ingest.merge_insert_new_keys_one_per_key(p_batch_id, v_batch.source, v_now);
+    else
+      perform ingest.merge_insert_new_keys(p_batch_id, v_batch.source, v_now);
+    end if;
     if v_lowered then
       perform pg_catalog.set_config('work_mem', v_work_mem, true);
       perform pg_catalog.set_config('hash_mem_multiplier', v_hash_mem, true);

@@ -1,5 +1,5 @@
 -- ingest.write_notification: every outbox writer's one way to write a
--- notification (ingest.outbox, CONTRACT.md section 5) and wake its
+-- notification (ingest.outbox, docs/reference/notifications.md) and wake its
 -- dispatchers.  Inserts the row unless its batch already has one of this
 -- kind (or its dedupe key exists: then nothing changes), and in either
 -- case sends, at commit, one pg_notify on channel invoice_loader_outbox

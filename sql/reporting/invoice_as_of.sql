@@ -1,5 +1,5 @@
 -- reporting.invoice_as_of: exactly the rows reporting.invoice showed at
--- p_ts (CONTRACT.md section 5), publications and reverts up to then
+-- p_ts (docs/reference/database.md), publications and reverts up to then
 -- included, for auditors.  A version was visible while it was current and
 -- ISSUED:
 --   - a version of core.invoice_version from coalesce(current_since,
