@@ -11,10 +11,11 @@
 
 namespace loader
 {
-/// The one retry layer (DESIGN.md decision 4): around a whole idempotent
-/// step, capped exponential backoff with full jitter, bounded first by a
-/// total time budget (CONTRACT.md 6.5: an outage shorter than the budget
-/// costs time, never the outcome) and only optionally by a count of tries.
+/// The one retry layer (docs/design/architecture.md): around a whole
+/// idempotent step, capped exponential backoff with full jitter, bounded
+/// first by a total time budget (an outage shorter than the budget costs
+/// time, never the outcome: docs/reference/faults.md) and only optionally
+/// by a count of tries.
 /// Nothing below it retries.
 ///
 /// With the defaults an outage of any length up to `budget` is ridden out:

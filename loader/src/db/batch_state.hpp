@@ -4,7 +4,7 @@
 
 namespace loader::db
 {
-/// A batch's checkpoint (CONTRACT.md section 1), parsed once here from the
+/// A batch's checkpoint (docs/design/data-model.md), parsed once here from the
 /// database's text; the legal moves live in ingest.batch_transition.
 enum class BatchState
 {

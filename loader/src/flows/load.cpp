@@ -206,7 +206,8 @@ Result run_load(std::string const &dsn, LoadRequest const &rq,
           {
             throw_if_interrupted(step_from(at.state));
             ensure_session();
-            // No statement outlives the run's budget (issue 14 item 3).
+            // No statement outlives the run's budget: a hung server
+            // cannot hold the run past it.
             steps.bound_next_step(retry.remaining());
             std::string const step{step_from(at.state)};
             auto const t0 = std::chrono::steady_clock::now();
