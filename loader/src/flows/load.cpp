@@ -35,15 +35,9 @@ Result run_load(std::string const &dsn, LoadRequest const &rq,
 {
   install_interrupt_handlers();
   db::LoadSteps steps{dsn};
+  // A 429/503's Retry-After travels in the failure (LoaderError::
+  // retry_after); the Retrier reads it there.
   Retrier retry{rq.retry, log, sleep_unless_interrupted};
-  // A 429/503's Retry-After is the least the next try waits (capped by
-  // what is left of the budget: core/retry.cpp).
-  retry.set_retry_after_of(
-    [](LoaderError const &e) -> std::optional<std::chrono::milliseconds> {
-      auto const *t = dynamic_cast<net::TransportError const *>(&e);
-      if (t == nullptr or not t->retry_after) return std::nullopt;
-      return std::chrono::milliseconds{*t->retry_after};
-    });
   auto const reset = [&steps] { steps.disconnect(); };
 
   // A URL is downloaded whole into the spool first; from then on the

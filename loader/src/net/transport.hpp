@@ -69,15 +69,14 @@ struct TransportError : LoaderError
           LoaderError{k, what},
           curl_code{curl},
           http_status{status},
-          not_delivered{missing},
-          retry_after{after}
-  {}
+          not_delivered{missing}
+  {
+    if (after) retry_after = *after;
+  }
   int curl_code;      ///< CURLcode; 0 when the transfer worked but HTTP failed
   long http_status;   ///< the server's final status, 0 when none
   bool not_delivered; ///< see above
-  /// The server's Retry-After (429, 503, ...), uncapped: the caller caps it
-  /// by its remaining budget.
-  std::optional<std::chrono::seconds> retry_after;
+  // The server's Retry-After (429, 503, ...) is LoaderError::retry_after.
 };
 
 /// A complete spooled body: the file is fsynced and named by its hash.
