@@ -294,18 +294,6 @@ Validated LoadSteps::validate(std::int64_t batch_id, std::int64_t attempt_id)
 
 namespace
 {
-PublishOutcome parse_publish_outcome(std::string const &s)
-{
-  if (s == "published") return PublishOutcome::published;
-  if (s == "already_published") return PublishOutcome::already_published;
-  if (s == "waiting") return PublishOutcome::waiting;
-  if (s == "restage") return PublishOutcome::restage;
-  if (s == "quarantined") return PublishOutcome::quarantined;
-  throw LoaderError{ErrorKind::internal,
-                    "ingest.publish_batch returned an unknown outcome '" + s +
-                      "'"};
-}
-
 /// {"records": 20, "control_total": "4200.00"} -> records=20, ...
 std::map<std::string, std::string> flat_counts(std::string const &json)
 {
@@ -384,10 +372,11 @@ void LoadSteps::abandon(std::int64_t batch_id, std::int64_t attempt_id,
   }
 }
 
-void LoadSteps::finish_attempt(std::int64_t attempt_id, std::string const &outcome,
-                           std::string const &error_class,
-                           std::string const &sqlstate,
-                           std::string const &message)
+void LoadSteps::finish_attempt(std::int64_t attempt_id,
+                               AttemptOutcome outcome,
+                               std::optional<ErrorKind> error_class,
+                               std::string const &sqlstate,
+                               std::string const &message)
 {
   try
   {
@@ -395,7 +384,9 @@ void LoadSteps::finish_attempt(std::int64_t attempt_id, std::string const &outco
     tx.exec_params(
       "select ingest.finish_attempt($1, $2, nullif($3, ''), nullif($4, ''), "
       "nullif($5, ''))",
-      attempt_id, outcome, error_class, sqlstate, message);
+      attempt_id, std::string{name_of(outcome)},
+      error_class ? std::string{name_of(*error_class)} : std::string{},
+      sqlstate, message);
     tx.commit();
   }
   catch (...)

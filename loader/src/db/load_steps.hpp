@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/errors.hpp"
 #include "db/batch_state.hpp"
 #include "db/database.hpp"
 
@@ -66,16 +67,6 @@ struct Validated
   BatchState state = BatchState::received;
   long accepted = 0;
   long rejected = 0;
-};
-
-/// How ingest.publish_batch ended.
-enum class PublishOutcome
-{
-  published,
-  already_published,
-  waiting,     ///< validated; an earlier business date is not published
-  restage,     ///< staged rows lost in a crash: back to received
-  quarantined, ///< the second reconciliation failed
 };
 
 struct Published
@@ -184,10 +175,13 @@ public:
   /// it was read (quarantined, rule batch.abandoned, with the reason).
   void abandon(std::int64_t batch_id, std::int64_t attempt_id,
                std::string const &reason);
-  void finish_attempt(std::int64_t attempt_id, std::string const &outcome,
-                      std::string const &error_class,
-                      std::string const &sqlstate,
-                      std::string const &message);
+  /// ingest.finish_attempt: close the attempt with its outcome and, for
+  /// a failure, the error's class (the ErrorKind's name), SQLSTATE and
+  /// message (empty: none).
+  void finish_attempt(std::int64_t attempt_id, AttemptOutcome outcome,
+                      std::optional<ErrorKind> error_class = std::nullopt,
+                      std::string const &sqlstate = {},
+                      std::string const &message = {});
   std::vector<Rejection> rejections(std::int64_t batch_id, int limit);
 
 private:

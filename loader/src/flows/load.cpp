@@ -237,9 +237,10 @@ Result run_load(std::string const &dsn, LoadRequest const &rq,
     {
       ensure_session();
       bool const stopped = e.kind == ErrorKind::interrupted;
-      steps.finish_attempt(at.attempt_id, stopped ? "interrupted" : "failed",
-                           std::string{name_of(e.kind)}, e.sqlstate,
-                           e.what());
+      steps.finish_attempt(at.attempt_id,
+                           stopped ? db::AttemptOutcome::interrupted
+                                   : db::AttemptOutcome::failed,
+                           e.kind, e.sqlstate, e.what());
       // Ending the session releases the batch's runner lock now, so an
       // immediate rerun proceeds.
       if (stopped) steps.disconnect();

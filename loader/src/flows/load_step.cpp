@@ -30,8 +30,8 @@ Result quarantined(db::LoadSteps &steps, db::Attempt const &at,
                    Logger const &log)
 {
   std::string const reasons{describe_rejections(steps, at.batch_id)};
-  steps.finish_attempt(at.attempt_id, "quarantined", "data", "",
-                       "quarantined:" + reasons);
+  steps.finish_attempt(at.attempt_id, db::AttemptOutcome::quarantined,
+                       ErrorKind::data, "", "quarantined:" + reasons);
   log.error("batch quarantined", {{"batch", at.batch_id}});
   return {Outcome::quarantined,
           "batch " + std::to_string(at.batch_id) +
@@ -105,8 +105,8 @@ std::optional<Result> advance(db::LoadSteps &steps, LoadRequest const &rq,
       // The registered bytes cannot be read again: close the batch now
       // (no orphan received batch); the complete file is a new batch.
       steps.abandon(at.batch_id, at.attempt_id, e.what());
-      steps.finish_attempt(at.attempt_id, "failed", "transient", "",
-                           e.what());
+      steps.finish_attempt(at.attempt_id, db::AttemptOutcome::failed,
+                           ErrorKind::transient, "", e.what());
       log.error("the file changed while it was read; batch closed",
                 {{"batch", at.batch_id}});
       return Result{Outcome::not_delivered,
@@ -153,7 +153,8 @@ std::optional<Result> advance(db::LoadSteps &steps, LoadRequest const &rq,
         other == r.counts.end()
           ? "an earlier business date"
           : "batch " + other->second + " (written, not yet published)"};
-      steps.finish_attempt(at.attempt_id, "waiting", "transient", "",
+      steps.finish_attempt(at.attempt_id, db::AttemptOutcome::waiting,
+                           ErrorKind::transient, "",
                            "waiting for " + what + ": " + r.counts_json);
       log.warn(other == r.counts.end()
                  ? "batch validated; waiting for an earlier business date"
@@ -177,9 +178,8 @@ std::optional<Result> advance(db::LoadSteps &steps, LoadRequest const &rq,
       at.state = r.state;
       steps.finish_attempt(at.attempt_id,
                            r.outcome == db::PublishOutcome::published
-                             ? "published"
-                             : "already_published",
-                           "", "", "");
+                             ? db::AttemptOutcome::published
+                             : db::AttemptOutcome::already_published);
       log.info("batch published", {{"batch", at.batch_id},
                                    {"counts", LogValue::json(r.counts_json)},
                                    {"duration_ms", ms()}});
@@ -193,7 +193,8 @@ std::optional<Result> advance(db::LoadSteps &steps, LoadRequest const &rq,
     return std::nullopt;
   }
   case BatchState::published:
-    steps.finish_attempt(at.attempt_id, "already_published", "", "", "");
+    steps.finish_attempt(at.attempt_id,
+                         db::AttemptOutcome::already_published);
     log.info("batch already published; nothing to do",
              {{"batch", at.batch_id}});
     return Result{Outcome::done, "batch " + batch +
@@ -205,7 +206,8 @@ std::optional<Result> advance(db::LoadSteps &steps, LoadRequest const &rq,
   std::string const message{"batch " + batch + " is " +
                             std::string{db::name_of(at.state)} +
                             "; an operator must replay it"};
-  steps.finish_attempt(at.attempt_id, "failed", "config", "", message);
+  steps.finish_attempt(at.attempt_id, db::AttemptOutcome::failed,
+                       ErrorKind::config, "", message);
   return Result{Outcome::refused, message + "\n"};
 }
 
