@@ -137,6 +137,9 @@ struct ConnectFailure
 /// timeout, a standby where read-write was asked for) -> transient.
 ErrorKind kind_of_connect_failure(ConnectFailure const &f) noexcept;
 
+/// A libpq message without its trailing newline and spaces.
+std::string tidy(std::string message);
+
 /// The SQLSTATEs in a libpq error message built at PQERRORS_VERBOSE:
 /// every "<severity>:  <SQLSTATE>: " (libpq's own, untranslated layout;
 /// the severity word may be translated).
