@@ -126,8 +126,11 @@ public:
       [&] {
         throw_if_interrupted("the dry run");
         m_steps.connect();
-        return m_steps.dry_run(m_args, records_of(m_in, m_scan, m_log),
-                               rejections_shown + 1);
+        db::DryRunSession dry{m_steps.open_dry_run(m_args)};
+        std::uint64_t sent = 0;
+        if (db::StagingSession *staging = dry.staging())
+          sent = write_records(m_in, m_scan, *staging, m_log);
+        return m_steps.finish_dry_run(dry, sent, rejections_shown + 1);
       },
       reset())};
     return dry_run_result(d, m_in);

@@ -18,7 +18,7 @@ namespace
 {
 /// Pass 2 read other bytes than pass 1 registered: the file changed while
 /// it was read.  A LoaderError of kind data, so that the retry layer does
-/// not read it again and db/ passes it through as it is.
+/// not read it again.
 struct FileChanged : LoaderError
 {
   explicit FileChanged(std::string const &what) :
@@ -40,43 +40,42 @@ Result quarantined(db::LoadSteps &steps, db::Attempt const &at,
 
 } // namespace
 
-/// Pass 2: the file's records into the COPY, checked against pass 1.  On
-/// a terminal, one updating line: records sent of those counted in pass 1.
-db::Producer records_of(Input const &in, io::FileScan const &scan,
-                        Logger const &log)
+/// Pass 2: the file's records into the staging session's COPY, checked
+/// against pass 1; returns the records sent.  On a terminal, one updating
+/// line: records sent of those counted in pass 1.
+std::uint64_t write_records(Input const &in, io::FileScan const &scan,
+                            db::StagingSession &staging, Logger const &log)
 {
-  return [&in, &scan, &log](db::StagingContext const &ctx,
-                            db::CopyWriter const &write) {
-    // The database's bits and currencies (a rule missing there: config).
-    io::RuleBits const bits{ctx.rule_bits};
-    io::Currencies const currencies{ctx.minor_units};
-    io::HeaderMapping const mapping{io::map_header(scan.header, true)};
-    io::TypedPass pass;
-    pass.batch_id = ctx.batch_id;
-    pass.header = scan.header;
-    pass.mapping = &mapping;
-    pass.bits = &bits;
-    pass.currencies = &currencies;
-    pass.business_date = ctx.business_date;
+  db::StagingContext const &ctx{staging.context()};
+  // The database's bits and currencies (a rule missing there: config).
+  io::RuleBits const bits{ctx.rule_bits};
+  io::Currencies const currencies{ctx.minor_units};
+  io::HeaderMapping const mapping{io::map_header(scan.header, true)};
+  io::TypedPass pass;
+  pass.batch_id = ctx.batch_id;
+  pass.header = scan.header;
+  pass.mapping = &mapping;
+  pass.bits = &bits;
+  pass.currencies = &currencies;
+  pass.business_date = ctx.business_date;
 
-    ProgressLine line{log, "COPY"};
-    std::int64_t bytes = 0, records = 0;
-    auto const total = static_cast<std::int64_t>(scan.records);
-    io::TypedResult const r{io::stream_typed_rows(
-      in.path, pass, [&](io::Chunk const &chunk) {
-        write(chunk.bytes.data(), chunk.bytes.size());
-        bytes += static_cast<std::int64_t>(chunk.bytes.size());
-        records += static_cast<std::int64_t>(chunk.records);
-        if (line.enabled()) line.update(bytes, -1, records, total);
-      })};
-    line.finish();
-    if (r.file.sha256 != scan.sha256 or r.file.issue or r.header_changed)
-      throw FileChanged{"input " + in.shown +
-                        " changed while it was being loaded (SHA-256 " +
-                        r.file.sha256 + ", expected " + scan.sha256 +
-                        "); load it again once it is complete"};
-    return r.sent;
-  };
+  ProgressLine line{log, "COPY"};
+  std::int64_t bytes = 0, records = 0;
+  auto const total = static_cast<std::int64_t>(scan.records);
+  io::TypedResult const r{io::stream_typed_rows(
+    in.path, pass, [&](io::Chunk const &chunk) {
+      staging.write(chunk.bytes.data(), chunk.bytes.size());
+      bytes += static_cast<std::int64_t>(chunk.bytes.size());
+      records += static_cast<std::int64_t>(chunk.records);
+      if (line.enabled()) line.update(bytes, -1, records, total);
+    })};
+  line.finish();
+  if (r.file.sha256 != scan.sha256 or r.file.issue or r.header_changed)
+    throw FileChanged{"input " + in.shown +
+                      " changed while it was being loaded (SHA-256 " +
+                      r.file.sha256 + ", expected " + scan.sha256 +
+                      "); load it again once it is complete"};
+  return r.sent;
 }
 
 namespace
@@ -105,7 +104,9 @@ std::optional<Result> stage(db::LoadSteps &steps, Input const &in,
   StepClock const clock;
   try
   {
-    steps.stage(at.batch_id, at.attempt_id, records_of(in, scan, log));
+    db::StagingSession staging{steps.open_staging(at.batch_id, at.attempt_id)};
+    std::uint64_t const sent{write_records(in, scan, staging, log)};
+    steps.finish_staging(staging, sent);
   }
   catch (FileChanged const &e)
   {
