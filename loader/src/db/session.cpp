@@ -178,45 +178,60 @@ connection_defaults(std::function<char const *(char const *)> const &getenv)
   return out;
 }
 
-std::unique_ptr<Connection> connect(std::string const &dsn)
+namespace
 {
+/// A DSN libpq cannot parse is configuration; say so before any attempt.
+/// (Options from a service file are checked by libpq later, still before
+/// it contacts a server.)
+void check_conninfo(std::string const &dsn)
+{
+  char *err = nullptr;
+  PQconninfoOption *parsed{PQconninfoParse(dsn.c_str(), &err)};
+  if (parsed == nullptr)
   {
-    // A DSN libpq cannot parse is configuration; say so before any
-    // attempt.  (Options from a service file are checked by libpq below,
-    // still before it contacts a server.)
-    char *err = nullptr;
-    PQconninfoOption *parsed{PQconninfoParse(dsn.c_str(), &err)};
-    if (parsed == nullptr)
+    std::string const message{err ? tidy(err) : "out of memory"};
+    PQfreemem(err);
+    throw LoaderError{ErrorKind::config,
+                      "the connection string is not valid: " + message};
+  }
+  PQconninfoFree(parsed);
+}
+
+/// PQconnectStartParams' keywords and values: our defaults, the DSN,
+/// client_encoding; null-terminated.
+struct ConnectParams
+{
+  explicit ConnectParams(std::string const &dsn) :
+          defaults{connection_defaults()}
+  {
+    for (auto const &[k, v] : defaults)
     {
-      std::string const message{err ? tidy(err) : "out of memory"};
-      PQfreemem(err);
-      throw LoaderError{ErrorKind::config,
-                        "the connection string is not valid: " + message};
+      keys.push_back(k.c_str());
+      values.push_back(v.c_str());
     }
-    PQconninfoFree(parsed);
+    if (not dsn.empty())
+    {
+      keys.push_back("dbname"); // expanded: a conninfo or URI
+      values.push_back(dsn.c_str());
+    }
+    // After the DSN, so that it wins over the DSN, PGCLIENTENCODING and
+    // the role's or database's setting: the loader sends the file's bytes
+    // as they are (UTF-8, checked by the scanner), in COPY's texts
+    // included.
+    keys.push_back("client_encoding");
+    values.push_back("UTF8");
+    keys.push_back(nullptr);
+    values.push_back(nullptr);
   }
-
-  auto const defaults{connection_defaults()};
+  std::vector<std::pair<std::string, std::string>> const defaults;
   std::vector<char const *> keys, values;
-  for (auto const &[k, v] : defaults)
-  {
-    keys.push_back(k.c_str());
-    values.push_back(v.c_str());
-  }
-  if (not dsn.empty())
-  {
-    keys.push_back("dbname"); // expanded: a conninfo or URI
-    values.push_back(dsn.c_str());
-  }
-  // After the DSN, so that it wins over the DSN, PGCLIENTENCODING and the
-  // role's or database's setting: the loader sends the file's bytes as
-  // they are (UTF-8, checked by the scanner), in COPY's texts included.
-  keys.push_back("client_encoding");
-  values.push_back("UTF8");
-  keys.push_back(nullptr);
-  values.push_back(nullptr);
+};
 
-  PGconn *conn{PQconnectStartParams(keys.data(), values.data(), 1)};
+/// PQconnectStartParams, verbose errors from the start; a connection BAD
+/// at once is thrown classified.
+PGconn *start_connection(ConnectParams const &p)
+{
+  PGconn *conn{PQconnectStartParams(p.keys.data(), p.values.data(), 1)};
   if (conn == nullptr)
     throw LoaderError{ErrorKind::internal, "libpq: out of memory"};
   // Before the first byte from the server is read: the SQLSTATE then
@@ -231,15 +246,18 @@ std::unique_ptr<Connection> connect(std::string const &dsn)
     // says which.  PQpingParams says it by structure: PQPING_NO_ATTEMPT for
     // options it could not use, and then it contacts nothing; with usable
     // ones it tries once more what just failed at once.
-    bool const usable{PQpingParams(keys.data(), values.data(), 1) !=
+    bool const usable{PQpingParams(p.keys.data(), p.values.data(), 1) !=
                       PQPING_NO_ATTEMPT};
     throw_connect_failure(conn, usable, false);
   }
+  return conn;
+}
 
-  // The PQconnectPoll loop of PQconnectdb, with connect_timeout applied
-  // per host as libpq does (the clock restarts when libpq moves on).  Not
-  // PQconnectdb itself: the verbosity must be set before it reads.
-  std::optional<ms> const per_host{connect_timeout_of(conn)};
+/// The PQconnectPoll loop of PQconnectdb, with connect_timeout applied
+/// per host as libpq does (the clock restarts when libpq moves on).  Not
+/// PQconnectdb itself: the verbosity must be set before it reads.
+void poll_until_connected(PGconn *conn, std::optional<ms> per_host)
+{
   auto deadline_from_now = [&]() -> std::optional<Clock::time_point> {
     if (not per_host) return std::nullopt;
     return Clock::now() + *per_host;
@@ -269,12 +287,25 @@ std::unique_ptr<Connection> connect(std::string const &dsn)
       deadline = deadline_from_now();
     }
   }
+}
+} // namespace
+
+std::unique_ptr<Connection> connect(std::string const &dsn)
+{
+  check_conninfo(dsn);
+  ConnectParams const params{dsn};
+  PGconn *conn{start_connection(params)};
+  std::optional<ms> const per_host{connect_timeout_of(conn)};
+  poll_until_connected(conn, per_host);
   PQsetErrorVerbosity(conn, PQERRORS_DEFAULT);
 
   ms timeout{0};
   try
   {
-    timeout = read_statement_timeout(conn, deadline_from_now());
+    std::optional<Clock::time_point> const deadline{
+      per_host ? std::optional<Clock::time_point>{Clock::now() + *per_host}
+               : std::nullopt};
+    timeout = read_statement_timeout(conn, deadline);
   }
   catch (...)
   {
