@@ -253,15 +253,19 @@ PGconn *start_connection(ConnectParams const &p)
   return conn;
 }
 
+/// Now plus connect_timeout, if there is one.
+std::optional<Clock::time_point> deadline_after(std::optional<ms> per_host)
+{
+  if (not per_host) return std::nullopt;
+  return Clock::now() + *per_host;
+}
+
 /// The PQconnectPoll loop of PQconnectdb, with connect_timeout applied
 /// per host as libpq does (the clock restarts when libpq moves on).  Not
 /// PQconnectdb itself: the verbosity must be set before it reads.
 void poll_until_connected(PGconn *conn, std::optional<ms> per_host)
 {
-  auto deadline_from_now = [&]() -> std::optional<Clock::time_point> {
-    if (not per_host) return std::nullopt;
-    return Clock::now() + *per_host;
-  };
+  auto deadline_from_now = [&] { return deadline_after(per_host); };
   std::optional<Clock::time_point> deadline{deadline_from_now()};
   std::string host{PQhost(conn) ? PQhost(conn) : ""};
   std::string port{PQport(conn) ? PQport(conn) : ""};
@@ -302,10 +306,7 @@ std::unique_ptr<Connection> connect(std::string const &dsn)
   ms timeout{0};
   try
   {
-    std::optional<Clock::time_point> const deadline{
-      per_host ? std::optional<Clock::time_point>{Clock::now() + *per_host}
-               : std::nullopt};
-    timeout = read_statement_timeout(conn, deadline);
+    timeout = read_statement_timeout(conn, deadline_after(per_host));
   }
   catch (...)
   {
