@@ -1,4 +1,6 @@
 #pragma once
+#include <chrono>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -77,6 +79,10 @@ struct LoaderError : std::runtime_error
   {}
   ErrorKind kind;
   std::string sqlstate;
+  /// The least wait the failure asks for before another try (an HTTP
+  /// 429/503's Retry-After), uncapped; the retry layer caps it by what is
+  /// left of its budget.  Absent for most failures.
+  std::optional<std::chrono::milliseconds> retry_after;
 };
 
 /// Classify a server SQLSTATE (docs/reference/faults.md).

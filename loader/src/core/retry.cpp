@@ -98,8 +98,7 @@ void Retrier::after_failure(std::string const &step, LoaderError const &e,
   ms const ceiling{backoff_ceiling(m_policy, failures)};
   std::uniform_int_distribution<ms::rep> full_jitter{0, ceiling.count()};
   ms const drawn{full_jitter(m_rng)};
-  std::optional<ms> const hint{m_retry_after_of ? m_retry_after_of(e)
-                                                : std::nullopt};
+  std::optional<ms> const hint{e.retry_after};
   // The clock is read here, after the failed try: its own duration (a
   // connect timeout, a long COPY) counts against the budget too.
   ms const spent{elapsed()};

@@ -11,10 +11,11 @@
 
 namespace loader
 {
-/// The one retry layer (DESIGN.md decision 4): around a whole idempotent
-/// step, capped exponential backoff with full jitter, bounded first by a
-/// total time budget (CONTRACT.md 6.5: an outage shorter than the budget
-/// costs time, never the outcome) and only optionally by a count of tries.
+/// The one retry layer (docs/design/architecture.md): around a whole
+/// idempotent step, capped exponential backoff with full jitter, bounded
+/// first by a total time budget (an outage shorter than the budget costs
+/// time, never the outcome: docs/reference/faults.md) and only optionally
+/// by a count of tries.
 /// Nothing below it retries.
 ///
 /// With the defaults an outage of any length up to `budget` is ridden out:
@@ -69,23 +70,15 @@ public:
   using Sleeper = std::function<void(std::chrono::milliseconds)>;
   /// Time since an arbitrary fixed point.
   using Now = std::function<std::chrono::milliseconds()>;
-  /// The minimum delay a failure asks for, if it carries one (e.g. a
-  /// transport error with the server's Retry-After).
-  using RetryAfterOf = std::function<std::optional<std::chrono::milliseconds>(
-    LoaderError const &)>;
 
   /// sleeper, now and seed are for tests; the defaults use the real
   /// steady clock and really sleep.
   Retrier(RetryPolicy policy, Logger const &log, Sleeper sleeper = {},
           Now now = {}, std::uint64_t seed = std::random_device{}());
 
-  /// Where a failure's Retry-After hint comes from (default: none).  The
-  /// transport layer's error type lives above core/, so the caller wires
-  /// it, e.g. with a dynamic_cast to net::TransportError.
-  void set_retry_after_of(RetryAfterOf f) { m_retry_after_of = std::move(f); }
-
   /// Run attempt() until it returns, or fails with a kind that is not
-  /// retryable (rethrown as is), or the budget (or the tries, if bounded)
+  /// retryable (a failure's LoaderError::retry_after, when set, is the
+  /// least the next try waits: decide_retry) (rethrown as is), or the budget (or the tries, if bounded)
   /// run out (LoaderError transient "retry budget exhausted ...", carrying
   /// the last error's SQLSTATE).  Before each retry, on_retry() runs (e.g.
   /// drop the connection so the next try reconnects and resumes).
@@ -126,7 +119,6 @@ private:
   Logger const &m_log;
   Sleeper m_sleep;
   Now m_now;
-  RetryAfterOf m_retry_after_of;
   std::mt19937_64 m_rng;
   std::chrono::milliseconds m_start;
 };

@@ -58,13 +58,12 @@ namespace
   throw LoaderError{ErrorKind::internal, "failpoint did not fire"};
 }
 
-/// The transaction's id, recorded before COMMIT so that an outcome lost
-/// with the connection can be looked up (pg_xact_status) afterwards.
+} // namespace
+
 std::string xid_of(pqxx::dbtransaction &tx)
 {
   return tx.exec("select pg_current_xact_id()::text")[0][0].as<std::string>();
 }
-} // namespace
 
 Resumed LoadSteps::resume_attempt(std::int64_t attempt_id)
 {
@@ -121,9 +120,6 @@ SourceConfig LoadSteps::get_source(std::string const &source)
   }
 }
 
-namespace
-{
-/// ingest.begin_attempt inside tx.
 Attempt begin_in(pqxx::dbtransaction &tx, BeginArgs const &a)
 {
   pqxx::row const r{tx.exec_params1(
@@ -134,7 +130,6 @@ Attempt begin_in(pqxx::dbtransaction &tx, BeginArgs const &a)
           parse_batch_state(r[3].as<std::string>()), r[4].as<bool>()};
 }
 
-/// ingest.validate_batch inside tx.
 Validated validate_in(pqxx::dbtransaction &tx, std::int64_t batch_id,
                       std::int64_t attempt_id)
 {
@@ -159,7 +154,6 @@ std::vector<Rejection> rejections_in(pqxx::transaction_base &tx,
                    r[2].as<std::string>(), r[3].as<std::string>()});
   return out;
 }
-} // namespace
 
 std::optional<Attempt> LoadSteps::begin_attempt(BeginArgs const &a)
 {
@@ -197,73 +191,6 @@ void LoadSteps::record_busy(BeginArgs const &a)
   }
 }
 
-void LoadSteps::stage(std::int64_t batch_id, std::int64_t attempt_id,
-                      Producer const &produce)
-{
-  try
-  {
-    std::string table;
-    {
-      // Committed before the COPY: attaching a partition locks what other
-      // batches' steps read, for as short a time as possible.
-      pqxx::work tx{m_db.cx()};
-      CancelOnSignal const cancel{tx};
-      table = typed_staging_in(tx, batch_id, true);
-      tx.commit();
-    }
-    pqxx::work tx{m_db.cx()};
-    CancelOnSignal const cancel{tx};
-    stage_in(tx, table, batch_id, attempt_id, produce);
-    m_xid = xid_of(tx);
-    tx.commit();
-  }
-  catch (...)
-  {
-    rethrow_classified("staging batch " + std::to_string(batch_id));
-  }
-}
-
-DryRun LoadSteps::dry_run(BeginArgs const &args, Producer const &produce,
-                          int rejection_limit)
-{
-  try
-  {
-    // One transaction, never committed: nothing of it stays.
-    pqxx::work tx{m_db.cx(), "dry run"};
-    CancelOnSignal const cancel{tx};
-    Attempt const at{begin_in(tx, args)};
-    DryRun out;
-    out.created = at.created;
-    if (not at.created) out.batch_id = at.batch_id;
-    out.state = at.state;
-    if (out.state == BatchState::received)
-    {
-      // No partition of its own: this transaction would hold the attach's
-      // locks, which other batches' staging waits for, to its end.
-      stage_in(tx, typed_staging_in(tx, at.batch_id, false), at.batch_id,
-               at.attempt_id, produce);
-      out.state = BatchState::staged;
-    }
-    if (out.state == BatchState::staged)
-    {
-      Validated const v{validate_in(tx, at.batch_id, at.attempt_id)};
-      out.state = v.state;
-      out.accepted = v.accepted;
-      out.rejected = v.rejected;
-    }
-    out.rejections = rejections_in(tx, at.batch_id, rejection_limit);
-    tx.abort();
-    // The runner lock is a session lock: it goes with the session.
-    m_db.disconnect();
-    return out;
-  }
-  catch (...)
-  {
-    m_db.disconnect();
-    rethrow_classified("dry run");
-  }
-}
-
 void LoadSteps::analyze_staging(char const *step, std::int64_t batch_id)
 {
   // Its own transaction: ANALYZE keeps its lock until the end of the
@@ -294,18 +221,6 @@ Validated LoadSteps::validate(std::int64_t batch_id, std::int64_t attempt_id)
 
 namespace
 {
-PublishOutcome parse_publish_outcome(std::string const &s)
-{
-  if (s == "published") return PublishOutcome::published;
-  if (s == "already_published") return PublishOutcome::already_published;
-  if (s == "waiting") return PublishOutcome::waiting;
-  if (s == "restage") return PublishOutcome::restage;
-  if (s == "quarantined") return PublishOutcome::quarantined;
-  throw LoaderError{ErrorKind::internal,
-                    "ingest.publish_batch returned an unknown outcome '" + s +
-                      "'"};
-}
-
 /// {"records": 20, "control_total": "4200.00"} -> records=20, ...
 std::map<std::string, std::string> flat_counts(std::string const &json)
 {
@@ -384,10 +299,11 @@ void LoadSteps::abandon(std::int64_t batch_id, std::int64_t attempt_id,
   }
 }
 
-void LoadSteps::finish_attempt(std::int64_t attempt_id, std::string const &outcome,
-                           std::string const &error_class,
-                           std::string const &sqlstate,
-                           std::string const &message)
+void LoadSteps::finish_attempt(std::int64_t attempt_id,
+                               AttemptOutcome outcome,
+                               std::optional<ErrorKind> error_class,
+                               std::string const &sqlstate,
+                               std::string const &message)
 {
   try
   {
@@ -395,7 +311,9 @@ void LoadSteps::finish_attempt(std::int64_t attempt_id, std::string const &outco
     tx.exec_params(
       "select ingest.finish_attempt($1, $2, nullif($3, ''), nullif($4, ''), "
       "nullif($5, ''))",
-      attempt_id, outcome, error_class, sqlstate, message);
+      attempt_id, std::string{name_of(outcome)},
+      error_class ? std::string{name_of(*error_class)} : std::string{},
+      sqlstate, message);
     tx.commit();
   }
   catch (...)

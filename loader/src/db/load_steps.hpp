@@ -7,8 +7,10 @@
 #include <utility>
 #include <vector>
 
+#include "core/errors.hpp"
 #include "db/batch_state.hpp"
 #include "db/database.hpp"
+#include "db/staging_session.hpp"
 
 namespace loader::db
 {
@@ -68,16 +70,6 @@ struct Validated
   long rejected = 0;
 };
 
-/// How ingest.publish_batch ended.
-enum class PublishOutcome
-{
-  published,
-  already_published,
-  waiting,     ///< validated; an earlier business date is not published
-  restage,     ///< staged rows lost in a crash: back to received
-  quarantined, ///< the second reconciliation failed
-};
-
 struct Published
 {
   PublishOutcome outcome = PublishOutcome::published;
@@ -105,26 +97,6 @@ struct DryRun
   long rejected = 0;
   std::vector<Rejection> rejections;
 };
-
-/// Writes bytes into the running COPY.
-using CopyWriter = std::function<void(char const *, std::size_t)>;
-
-/// What the staging pass decides the field rules with, read in the
-/// staging transaction before its COPY.
-struct StagingContext
-{
-  std::int64_t batch_id = 0;
-  std::string business_date; ///< YYYY-MM-DD, the batch's
-  /// ingest.field_rule: (rule code, bit of staging.invoice_valid.rules).
-  std::vector<std::pair<std::string, int>> rule_bits;
-  /// ingest.currency: (code, minor unit).
-  std::vector<std::pair<std::string, int>> minor_units;
-};
-/// Writes the batch's rows into the COPY of io::typed_copy_statement (the
-/// binary format's whole stream: header, one row per record, trailer);
-/// returns the number of records it sent.
-using Producer = std::function<std::uint64_t(StagingContext const &,
-                                             CopyWriter const &)>;
 
 struct Resumed
 {
@@ -164,30 +136,38 @@ public:
   /// On a new session: retake the runner lock, read the batch state and
   /// the status of the step transaction whose outcome was lost.
   Resumed resume_attempt(std::int64_t attempt_id);
-  /// ingest.typed_staging in a transaction of its own (the table to COPY
-  /// into: the batch's own partition of staging.invoice_valid, which it
-  /// may attach, or the shared one); then one transaction: read the field
-  /// rules' bits and the currencies, COPY what produce() writes into that
-  /// table, then ingest.mark_staged with the record count produce()
-  /// returns.
-  void stage(std::int64_t batch_id, std::int64_t attempt_id,
-             Producer const &produce);
+  /// The staging step, handed to the flow: ingest.typed_staging in a
+  /// transaction of its own (the table to COPY into: the batch's own
+  /// partition of staging.invoice_valid, which it may attach, or the
+  /// shared one); then one transaction that reads the field rules' bits
+  /// and the currencies (StagingSession::context) and opens the COPY the
+  /// flow writes the file's rows into.
+  StagingSession open_staging(std::int64_t batch_id, std::int64_t attempt_id);
+  /// End the COPY, ingest.mark_staged with the records the flow sent, and
+  /// commit.
+  void finish_staging(StagingSession &staging, std::uint64_t sent);
   Validated validate(std::int64_t batch_id, std::int64_t attempt_id);
-  /// `load --dry-run`: register, stage and validate (with reconciliation)
-  /// in one transaction that is rolled back, then drop the session (and
-  /// the runner lock with it); returns the state the batch would reach and
-  /// its first rejections.
-  DryRun dry_run(BeginArgs const &args, Producer const &produce,
-                 int rejection_limit);
+  /// `load --dry-run`, in one transaction that is rolled back: register
+  /// (ingest.begin_attempt) and, for a received batch, open the COPY the
+  /// flow writes into (DryRunSession::staging) ...
+  DryRunSession open_dry_run(BeginArgs const &args);
+  /// ... then stage and validate (with reconciliation), roll back and
+  /// drop the session (and the runner lock with it); returns the state
+  /// the batch would reach and its first rejections.
+  DryRun finish_dry_run(DryRunSession &dry_run, std::uint64_t sent,
+                        int rejection_limit);
   Published publish(std::int64_t batch_id, std::int64_t attempt_id);
   /// ingest.abandon_batch: close a received batch whose file changed while
   /// it was read (quarantined, rule batch.abandoned, with the reason).
   void abandon(std::int64_t batch_id, std::int64_t attempt_id,
                std::string const &reason);
-  void finish_attempt(std::int64_t attempt_id, std::string const &outcome,
-                      std::string const &error_class,
-                      std::string const &sqlstate,
-                      std::string const &message);
+  /// ingest.finish_attempt: close the attempt with its outcome and, for
+  /// a failure, the error's class (the ErrorKind's name), SQLSTATE and
+  /// message (empty: none).
+  void finish_attempt(std::int64_t attempt_id, AttemptOutcome outcome,
+                      std::optional<ErrorKind> error_class = std::nullopt,
+                      std::string const &sqlstate = {},
+                      std::string const &message = {});
   std::vector<Rejection> rejections(std::int64_t batch_id, int limit);
 
 private:

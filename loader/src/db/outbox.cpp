@@ -6,6 +6,18 @@
 
 namespace loader::db
 {
+std::string_view name_of(DeliveryOutcome o) noexcept
+{
+  switch (o)
+  {
+  case DeliveryOutcome::dispatched: return "dispatched";
+  case DeliveryOutcome::pending: return "pending";
+  case DeliveryOutcome::failed: return "failed";
+  case DeliveryOutcome::in_doubt: return "in_doubt";
+  }
+  return "unknown";
+}
+
 std::vector<Notification> claim_notifications(Database &db, int limit,
                                               std::string const &claimer)
 {
@@ -48,7 +60,8 @@ std::optional<std::string> mark_notification(Database &db, std::int64_t id,
     pqxx::row const r{tx.exec_params1(
       "select ingest.mark_notification($1, $2, $3::integer, $4, $5, $6, "
       "$7::interval)",
-      id, m.outcome, text(status), text(m.detail), text(m.sink),
+      id, std::string{name_of(m.outcome)}, text(status), text(m.detail),
+      text(m.sink),
       text(m.response), text(after))};
     tx.commit();
     return r[0].as<std::string>();
@@ -57,12 +70,12 @@ std::optional<std::string> mark_notification(Database &db, std::int64_t id,
   {
     if (std::string{e.sqlstate()} == "IV216") return std::nullopt;
     rethrow_classified("marking notification " + std::to_string(id) + " " +
-                       m.outcome);
+                       std::string{name_of(m.outcome)});
   }
   catch (...)
   {
     rethrow_classified("marking notification " + std::to_string(id) + " " +
-                       m.outcome);
+                       std::string{name_of(m.outcome)});
   }
 }
 

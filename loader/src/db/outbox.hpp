@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "db/database.hpp"
@@ -30,10 +31,21 @@ struct Notification
 std::vector<Notification> claim_notifications(Database &db, int limit,
                                               std::string const &claimer);
 
+/// What a try of a notification came to (ingest.mark_notification's
+/// outcome; its stored word: name_of).
+enum class DeliveryOutcome
+{
+  dispatched,
+  pending,  ///< not delivered yet: claimable again
+  failed,   ///< refused for good
+  in_doubt, ///< an at-most-once send whose outcome is unknown
+};
+std::string_view name_of(DeliveryOutcome o) noexcept;
+
 /// One try's account (ingest.mark_notification's arguments).
 struct Mark
 {
-  std::string outcome; ///< dispatched, pending, failed, in_doubt
+  DeliveryOutcome outcome = DeliveryOutcome::pending;
   std::optional<long> status; ///< HTTP status or SMTP reply code
   std::string detail;         ///< error text, "" for none
   std::string sink;           ///< "webhook", "smtp", "webhook+smtp"

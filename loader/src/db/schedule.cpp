@@ -104,7 +104,7 @@ ScheduledJob schedule_job(Database &cron, std::string const &name,
           "created here (" + std::string{e.sqlstate()} + "): it needs "
           "shared_preload_libraries = 'pg_cron', cron.database_name set to "
           "this database, and a superuser to CREATE EXTENSION pg_cron "
-          "(docs/OPERATIONS.md, Sweeps and pg_cron)"};
+          "(docs/guide/run-nightly.md, pg_cron)"};
       }
     }
     pqxx::work tx{cx};

@@ -26,25 +26,8 @@ namespace loader::db
 using ms = std::chrono::milliseconds;
 using Clock = std::chrono::steady_clock;
 
-
 namespace
 {
-
-/// Strip a trailing newline from libpq messages.
-std::string tidy(std::string message)
-{
-  while (not message.empty() and
-         (message.back() == '\n' or message.back() == ' '))
-    message.pop_back();
-  return message;
-}
-
-bool is_sqlstate_char(char c) noexcept
-{
-  return (c >= '0' and c <= '9') or (c >= 'A' and c <= 'Z');
-}
-
-
 /// An integer option value ("10"); nullopt when it is not a plain
 /// non-negative integer.
 std::optional<long> plain_int(char const *v)
@@ -171,73 +154,8 @@ ms read_statement_timeout(PGconn *conn,
 }
 } // namespace
 
-std::vector<std::string> sqlstates_in(std::string_view message)
-{
-  // PQERRORS_VERBOSE lays a server error out as "%s:  %s: %s" (severity,
-  // SQLSTATE, text): fe-protocol3.c pqBuildErrorMessage3, not translated.
-  std::vector<std::string> out;
-  for (std::size_t at = message.find(":  "); at != std::string_view::npos;
-       at = message.find(":  ", at + 1))
-  {
-    std::size_t const code{at + 3};
-    if (code + 6 > message.size()) break;
-    bool ok = message[code + 5] == ':';
-    for (std::size_t i = 0; ok and i < 5; ++i)
-      ok = is_sqlstate_char(message[code + i]);
-    if (ok) out.emplace_back(message.substr(code, 5));
-  }
-  return out;
-}
 
-std::string without_location_lines(std::string_view message)
-{
-  std::string out;
-  std::size_t from = 0;
-  while (from < message.size())
-  {
-    std::size_t end{message.find('\n', from)};
-    if (end == std::string_view::npos) end = message.size();
-    std::string_view const line{message.substr(from, end - from)};
-    if (line.rfind("LOCATION:  ", 0) != 0)
-    {
-      out.append(line);
-      if (end < message.size()) out.push_back('\n');
-    }
-    from = end + 1;
-  }
-  return out;
-}
 
-ErrorKind kind_of_connect_failure(ConnectFailure const &f) noexcept
-{
-  // libpq 15 exposes no SQLSTATE for a failed startup (the error result
-  // stays inside the PGconn; PQgetResult returns nothing), but at
-  // PQERRORS_VERBOSE it writes each server's SQLSTATE into the message in
-  // a fixed layout.  Credentials win over everything: a wrong password on
-  // any host must end the run, never be tried again (lockout policies).
-  if (f.options_unusable) return ErrorKind::config;
-  for (auto const &s : f.sqlstates)
-    if (s.rfind("28", 0) == 0) return ErrorKind::permission;
-  if (f.needs_password) return ErrorKind::permission;
-  for (auto const &s : f.sqlstates)
-    if (s == "3D000") return ErrorKind::config;
-  // GSS encryption required where libpq cannot have it (no Kerberos
-  // ticket, or a Unix socket): it gives up before sending a byte, with no
-  // SQLSTATE, and no wait makes a ticket appear.
-  if (f.gss_encryption_impossible) return ErrorKind::config;
-  if (not f.sqlstates.empty())
-  {
-    ErrorKind const k{classify_sqlstate(f.sqlstates.back())};
-    // A server refusing a session for a reason we have no rule for is
-    // the server's state (e.g. 55000, connections not allowed), not a bug
-    // of ours: worth trying again later.
-    return k == ErrorKind::internal ? ErrorKind::transient : k;
-  }
-  // No server answer with a SQLSTATE: refused, no socket, DNS, a timeout,
-  // a standby where read-write was asked for, or a connection closed
-  // during authentication.  The server or the network is not there now.
-  return ErrorKind::transient;
-}
 
 std::vector<std::pair<std::string, std::string>>
 connection_defaults(std::function<char const *(char const *)> const &getenv)
@@ -260,45 +178,60 @@ connection_defaults(std::function<char const *(char const *)> const &getenv)
   return out;
 }
 
-std::unique_ptr<Connection> connect(std::string const &dsn)
+namespace
 {
+/// A DSN libpq cannot parse is configuration; say so before any attempt.
+/// (Options from a service file are checked by libpq later, still before
+/// it contacts a server.)
+void check_conninfo(std::string const &dsn)
+{
+  char *err = nullptr;
+  PQconninfoOption *parsed{PQconninfoParse(dsn.c_str(), &err)};
+  if (parsed == nullptr)
   {
-    // A DSN libpq cannot parse is configuration; say so before any
-    // attempt.  (Options from a service file are checked by libpq below,
-    // still before it contacts a server.)
-    char *err = nullptr;
-    PQconninfoOption *parsed{PQconninfoParse(dsn.c_str(), &err)};
-    if (parsed == nullptr)
+    std::string const message{err ? tidy(err) : "out of memory"};
+    PQfreemem(err);
+    throw LoaderError{ErrorKind::config,
+                      "the connection string is not valid: " + message};
+  }
+  PQconninfoFree(parsed);
+}
+
+/// PQconnectStartParams' keywords and values: our defaults, the DSN,
+/// client_encoding; null-terminated.
+struct ConnectParams
+{
+  explicit ConnectParams(std::string const &dsn) :
+          defaults{connection_defaults()}
+  {
+    for (auto const &[k, v] : defaults)
     {
-      std::string const message{err ? tidy(err) : "out of memory"};
-      PQfreemem(err);
-      throw LoaderError{ErrorKind::config,
-                        "the connection string is not valid: " + message};
+      keys.push_back(k.c_str());
+      values.push_back(v.c_str());
     }
-    PQconninfoFree(parsed);
+    if (not dsn.empty())
+    {
+      keys.push_back("dbname"); // expanded: a conninfo or URI
+      values.push_back(dsn.c_str());
+    }
+    // After the DSN, so that it wins over the DSN, PGCLIENTENCODING and
+    // the role's or database's setting: the loader sends the file's bytes
+    // as they are (UTF-8, checked by the scanner), in COPY's texts
+    // included.
+    keys.push_back("client_encoding");
+    values.push_back("UTF8");
+    keys.push_back(nullptr);
+    values.push_back(nullptr);
   }
-
-  auto const defaults{connection_defaults()};
+  std::vector<std::pair<std::string, std::string>> const defaults;
   std::vector<char const *> keys, values;
-  for (auto const &[k, v] : defaults)
-  {
-    keys.push_back(k.c_str());
-    values.push_back(v.c_str());
-  }
-  if (not dsn.empty())
-  {
-    keys.push_back("dbname"); // expanded: a conninfo or URI
-    values.push_back(dsn.c_str());
-  }
-  // After the DSN, so that it wins over the DSN, PGCLIENTENCODING and the
-  // role's or database's setting: the loader sends the file's bytes as
-  // they are (UTF-8, checked by the scanner), in COPY's texts included.
-  keys.push_back("client_encoding");
-  values.push_back("UTF8");
-  keys.push_back(nullptr);
-  values.push_back(nullptr);
+};
 
-  PGconn *conn{PQconnectStartParams(keys.data(), values.data(), 1)};
+/// PQconnectStartParams, verbose errors from the start; a connection BAD
+/// at once is thrown classified.
+PGconn *start_connection(ConnectParams const &p)
+{
+  PGconn *conn{PQconnectStartParams(p.keys.data(), p.values.data(), 1)};
   if (conn == nullptr)
     throw LoaderError{ErrorKind::internal, "libpq: out of memory"};
   // Before the first byte from the server is read: the SQLSTATE then
@@ -313,19 +246,26 @@ std::unique_ptr<Connection> connect(std::string const &dsn)
     // says which.  PQpingParams says it by structure: PQPING_NO_ATTEMPT for
     // options it could not use, and then it contacts nothing; with usable
     // ones it tries once more what just failed at once.
-    bool const usable{PQpingParams(keys.data(), values.data(), 1) !=
+    bool const usable{PQpingParams(p.keys.data(), p.values.data(), 1) !=
                       PQPING_NO_ATTEMPT};
     throw_connect_failure(conn, usable, false);
   }
+  return conn;
+}
 
-  // The PQconnectPoll loop of PQconnectdb, with connect_timeout applied
-  // per host as libpq does (the clock restarts when libpq moves on).  Not
-  // PQconnectdb itself: the verbosity must be set before it reads.
-  std::optional<ms> const per_host{connect_timeout_of(conn)};
-  auto deadline_from_now = [&]() -> std::optional<Clock::time_point> {
-    if (not per_host) return std::nullopt;
-    return Clock::now() + *per_host;
-  };
+/// Now plus connect_timeout, if there is one.
+std::optional<Clock::time_point> deadline_after(std::optional<ms> per_host)
+{
+  if (not per_host) return std::nullopt;
+  return Clock::now() + *per_host;
+}
+
+/// The PQconnectPoll loop of PQconnectdb, with connect_timeout applied
+/// per host as libpq does (the clock restarts when libpq moves on).  Not
+/// PQconnectdb itself: the verbosity must be set before it reads.
+void poll_until_connected(PGconn *conn, std::optional<ms> per_host)
+{
+  auto deadline_from_now = [&] { return deadline_after(per_host); };
   std::optional<Clock::time_point> deadline{deadline_from_now()};
   std::string host{PQhost(conn) ? PQhost(conn) : ""};
   std::string port{PQport(conn) ? PQport(conn) : ""};
@@ -351,12 +291,22 @@ std::unique_ptr<Connection> connect(std::string const &dsn)
       deadline = deadline_from_now();
     }
   }
+}
+} // namespace
+
+std::unique_ptr<Connection> connect(std::string const &dsn)
+{
+  check_conninfo(dsn);
+  ConnectParams const params{dsn};
+  PGconn *conn{start_connection(params)};
+  std::optional<ms> const per_host{connect_timeout_of(conn)};
+  poll_until_connected(conn, per_host);
   PQsetErrorVerbosity(conn, PQERRORS_DEFAULT);
 
   ms timeout{0};
   try
   {
-    timeout = read_statement_timeout(conn, deadline_from_now());
+    timeout = read_statement_timeout(conn, deadline_after(per_host));
   }
   catch (...)
   {
@@ -373,65 +323,4 @@ std::unique_ptr<Connection> connect(std::string const &dsn)
   }
 }
 
-void rethrow_classified(std::string const &context)
-{
-  std::string const prefix{context.empty() ? "" : context + ": "};
-  try
-  {
-    throw;
-  }
-  catch (LoaderError const &)
-  {
-    throw;
-  }
-  catch (pqxx::in_doubt_error const &e)
-  {
-    throw LoaderError{ErrorKind::in_doubt, prefix + tidy(e.what()), "08007"};
-  }
-  catch (pqxx::statement_completion_unknown const &e)
-  {
-    throw LoaderError{ErrorKind::in_doubt, prefix + tidy(e.what()), "40003"};
-  }
-  catch (pqxx::serialization_failure const &e)
-  {
-    // libpqxx 6.4 drops the SQLSTATE of the 40xxx family; the type says it.
-    throw LoaderError{ErrorKind::transient, prefix + tidy(e.what()), "40001"};
-  }
-  catch (pqxx::deadlock_detected const &e)
-  {
-    throw LoaderError{ErrorKind::transient, prefix + tidy(e.what()), "40P01"};
-  }
-  catch (pqxx::transaction_rollback const &e)
-  {
-    throw LoaderError{ErrorKind::transient, prefix + tidy(e.what()), "40000"};
-  }
-  catch (pqxx::too_many_connections const &e)
-  {
-    throw LoaderError{ErrorKind::transient, prefix + tidy(e.what()), "53300"};
-  }
-  catch (pqxx::broken_connection const &e)
-  {
-    throw LoaderError{ErrorKind::transient, prefix + tidy(e.what())};
-  }
-  catch (pqxx::insufficient_privilege const &e)
-  {
-    // libpqxx 6.4 constructs this one without its SQLSTATE.
-    throw LoaderError{ErrorKind::permission, prefix + tidy(e.what()),
-                      "42501"};
-  }
-  catch (pqxx::sql_error const &e)
-  {
-    std::string const state{e.sqlstate()};
-    throw LoaderError{classify_sqlstate(state), prefix + tidy(e.what()),
-                      state};
-  }
-  catch (pqxx::failure const &e)
-  {
-    throw LoaderError{ErrorKind::internal, prefix + tidy(e.what())};
-  }
-  catch (std::exception const &e)
-  {
-    throw LoaderError{ErrorKind::internal, prefix + e.what()};
-  }
-}
 } // namespace loader::db

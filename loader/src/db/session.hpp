@@ -63,8 +63,10 @@ private:
 
 /// Open a connection: exactly one connection attempt per call (libpq's own
 /// multi-host walk included), so a wrong password is tried once, never
-/// again (CONTRACT.md 6.5, issue 14).  dsn is a libpq conninfo or URI
-/// (empty: the PG* environment, service file and .pgpass decide).
+/// again: retrying a rejected password could lock the role out
+/// (docs/guide/operate.md, connection failures).  dsn is a libpq
+/// conninfo or URI (empty: the PG* environment, service file and .pgpass
+/// decide).
 ///
 /// Adds, unless the DSN or the environment sets them (connection_defaults):
 /// fallback_application_name=invoice-loader, connect_timeout, TCP
@@ -134,6 +136,9 @@ struct ConnectFailure
 /// CONNECT privilege: permission); no SQLSTATE (refused, no socket, DNS,
 /// timeout, a standby where read-write was asked for) -> transient.
 ErrorKind kind_of_connect_failure(ConnectFailure const &f) noexcept;
+
+/// A libpq message without its trailing newline and spaces.
+std::string tidy(std::string message);
 
 /// The SQLSTATEs in a libpq error message built at PQERRORS_VERBOSE:
 /// every "<severity>:  <SQLSTATE>: " (libpq's own, untranslated layout;

@@ -14,10 +14,11 @@
 
 namespace loader::flows::load_detail
 {
-/// Pass 2: the file's records into the COPY, checked against pass 1.  On
-/// a terminal, one updating line: records sent of those counted in pass 1.
-db::Producer records_of(Input const &in, io::FileScan const &scan,
-                        Logger const &log);
+/// Pass 2: the file's records into the staging session's COPY, checked
+/// against pass 1; returns the records sent.  On a terminal, one updating
+/// line: records sent of those counted in pass 1.
+std::uint64_t write_records(Input const &in, io::FileScan const &scan,
+                            db::StagingSession &staging, Logger const &log);
 
 /// One step from the batch's current checkpoint; returns the result when
 /// the run is over, nothing when there is a next step.

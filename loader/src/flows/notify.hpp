@@ -10,7 +10,7 @@
 
 namespace loader::flows
 {
-/// `notify`: the outbox dispatcher (CONTRACT.md section 6.3).
+/// `notify`: the outbox dispatcher (docs/reference/notifications.md).
 struct NotifyRequest
 {
   bool follow = false;      ///< --follow: keep running (LISTEN + polling)

@@ -6,7 +6,8 @@
 
 namespace loader::flows
 {
-/// `replay` and `revert` (operator, CONTRACT.md 6.1): a batch and why.
+/// `replay` and `revert` (operator commands: docs/guide/recover.md): a
+/// batch and why.
 struct OperatorActionRequest
 {
   std::int64_t batch_id = 0;

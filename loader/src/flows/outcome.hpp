@@ -4,8 +4,8 @@
 namespace loader::flows
 {
 /// How a flow ended when it did not throw.  Only main() turns it into an
-/// exit code (CONTRACT.md section 7); a failure is a LoaderError instead,
-/// whose ErrorKind main() maps the same way.
+/// exit code (docs/reference/exit-codes.md); a failure is a LoaderError
+/// instead, whose ErrorKind main() maps the same way.
 enum class Outcome
 {
   done,          ///< what was asked is done (published, migrated, shown)

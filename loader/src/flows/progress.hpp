@@ -1,8 +1,8 @@
 #pragma once
 /// The one updating status line of a long step (a download, the COPY) on
-/// an interactive terminal (issue 11 item 5).  Written only when the
-/// stream is a TTY and the run logs text at info level or below (not -q,
-/// not --log-format json): cron, CI and log collectors never see it.
+/// an interactive terminal, so a person sees a long step move.  Written
+/// only when the stream is a TTY and the run logs text at info level or
+/// below (not -q, not --log-format json): cron, CI and log collectors never see it.
 #include <chrono>
 #include <cstdint>
 #include <string>

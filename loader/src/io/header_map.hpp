@@ -7,7 +7,7 @@
 
 namespace loader::io
 {
-/// The contract's columns (CONTRACT.md section 2), canonical order.
+/// The contract's columns (docs/reference/input-file.md), canonical order.
 struct ColumnSpec
 {
   std::string_view name;

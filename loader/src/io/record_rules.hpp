@@ -1,5 +1,5 @@
 #pragma once
-// The per-record field rules of CONTRACT.md section 2, decided in the
+// The per-record field rules of docs/reference/input-file.md, decided in the
 // loader's staging pass, and the typed canonical values and content hash
 // of a record that passes them.  Pure functions: fields in, verdict out.
 //

@@ -12,160 +12,13 @@
 
 #include "io/sha256.hpp"
 #include "net/curl_easy.hpp"
+#include "net/spool.hpp"
 
 namespace loader::net
 {
 namespace
 {
-namespace fs = std::filesystem;
-
-[[noreturn]] void throw_errno(int err, std::string const &what)
-{
-  throw TransportError{classify_errno(err) == ErrorKind::internal
-                         ? ErrorKind::internal
-                         : classify_errno(err),
-                       what + ": " + std::strerror(err), 0, 0, false,
-                       std::nullopt};
-}
-
-void fsync_dir(std::string const &dir)
-{
-  int const fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) throw_errno(errno, "cannot open spool directory " + dir);
-  int const rc = ::fsync(fd);
-  int const err = errno;
-  ::close(fd);
-  if (rc != 0) throw_errno(err, "cannot fsync spool directory " + dir);
-}
-
-/// Create the spool directory (0700) if missing, and refuse one that
-/// someone else owns or may write to: in a shared /var/tmp another user
-/// could otherwise plant files under a hash name.
-void prepare_spool(std::string const &dir)
-{
-  std::error_code ec;
-  if (fs::create_directories(dir, ec)) ::chmod(dir.c_str(), 0700);
-  if (ec) throw_errno(ec.value(), "cannot create spool directory " + dir);
-  struct stat st{};
-  if (::stat(dir.c_str(), &st) != 0)
-    throw_errno(errno, "cannot use spool directory " + dir);
-  if (not S_ISDIR(st.st_mode) or st.st_uid != ::geteuid() or
-      (st.st_mode & 022) != 0)
-    throw TransportError{ErrorKind::config,
-                         "spool directory " + dir +
-                           " must be a directory owned by this user and "
-                           "writable by no one else",
-                         0, 0, false, std::nullopt};
-}
-
-/// A temporary file in the spool, removed unless commit() renamed it.
-class TempFile
-{
-public:
-  explicit TempFile(std::string const &dir)
-  {
-    std::string tmpl = dir + "/.part-XXXXXX";
-    m_fd = ::mkstemp(tmpl.data());
-    if (m_fd < 0)
-      throw_errno(errno, "cannot create a file in spool directory " + dir);
-    m_path = tmpl;
-  }
-  TempFile(TempFile const &) = delete;
-  TempFile &operator=(TempFile const &) = delete;
-  ~TempFile()
-  {
-    if (m_fd >= 0) ::close(m_fd);
-    if (not m_path.empty()) ::unlink(m_path.c_str());
-  }
-  int fd() const noexcept { return m_fd; }
-  std::string const &path() const noexcept { return m_path; }
-
-  /// fsync, close, rename to target (atomic), fsync the directory.
-  void commit(std::string const &target, std::string const &dir)
-  {
-    if (::fsync(m_fd) != 0) throw_errno(errno, "cannot fsync " + m_path);
-    int const fd = m_fd;
-    m_fd = -1;
-    if (::close(fd) != 0) throw_errno(errno, "cannot close " + m_path);
-    if (::rename(m_path.c_str(), target.c_str()) != 0)
-      throw_errno(errno, "cannot rename " + m_path + " to " + target);
-    m_path.clear();
-    fsync_dir(dir);
-  }
-
-private:
-  int m_fd = -1;
-  std::string m_path;
-};
-
-void write_all(int fd, char const *p, std::size_t n, std::string const &path)
-{
-  while (n > 0)
-  {
-    ssize_t const w = ::write(fd, p, n);
-    if (w < 0)
-    {
-      if (errno == EINTR) continue;
-      throw_errno(errno, "cannot write " + path);
-    }
-    p += w;
-    n -= static_cast<std::size_t>(w);
-  }
-}
-
-/// The sidecar of one URL: key=value lines (sha256, size, etag,
-/// last_modified, url).  Values are header values, which hold no newline.
-using Meta = std::map<std::string, std::string>;
-
-std::string sidecar_path(std::string const &spool, std::string const &url)
-{
-  io::Sha256 h;
-  std::string const key = redact_url(url);
-  h.update(key.data(), key.size());
-  return spool + "/" + h.hex() + ".meta";
-}
-
-Meta read_meta(std::string const &path)
-{
-  Meta m;
-  std::ifstream in{path};
-  std::string line;
-  while (std::getline(in, line))
-  {
-    if (line.empty() or line[0] == '#') continue;
-    auto const eq = line.find('=');
-    if (eq == std::string::npos) continue;
-    m[line.substr(0, eq)] = line.substr(eq + 1);
-  }
-  return m;
-}
-
-void write_meta(std::string const &spool, std::string const &path,
-                Meta const &m)
-{
-  TempFile tmp{spool};
-  std::string text =
-    "# invoice-loader: validators of the last download of this URL\n";
-  for (auto const &[k, v] : m) text += k + "=" + v + "\n";
-  write_all(tmp.fd(), text.data(), text.size(), tmp.path());
-  tmp.commit(path, spool);
-}
-
-/// 64 lower-case hex digits: a name in the spool, nothing else.
-bool is_sha256_hex(std::string const &s) noexcept
-{
-  if (s.size() != 64) return false;
-  for (char c : s)
-    if (not((c >= '0' and c <= '9') or (c >= 'a' and c <= 'f'))) return false;
-  return true;
-}
-
-std::uint64_t file_size_or_zero(std::string const &path, bool &exists)
-{
-  struct stat st{};
-  exists = ::stat(path.c_str(), &st) == 0 and S_ISREG(st.st_mode);
-  return exists ? static_cast<std::uint64_t>(st.st_size) : 0;
-}
+using namespace spool;
 
 /// What the write callback needs.  Bodies of error responses (a 503's
 /// HTML) are not written to the spool.
@@ -227,6 +80,130 @@ std::size_t on_write(char *p, std::size_t, std::size_t n, void *user)
   }
   detail::throw_curl(easy, "GET", code);
 }
+/// The earlier download of a URL, for a conditional GET: only when its
+/// sidecar names a file still in the spool with the size it recorded.
+struct Earlier
+{
+  Meta meta;
+  std::string path;
+  std::uint64_t size = 0;
+  bool conditional = false; ///< If-None-Match or If-Modified-Since sent
+};
+
+/// Read the sidecar and add the validators it holds to headers.
+Earlier conditional_headers(Meta meta, std::string const &spool_dir,
+                            detail::Slist &headers)
+{
+  Earlier e;
+  e.meta = std::move(meta);
+  auto const it = e.meta.find("sha256");
+  if (it == e.meta.end() or not is_sha256_hex(it->second)) return e;
+  e.path = spool_dir + "/" + it->second;
+  bool exists = false;
+  e.size = file_size_or_zero(e.path, exists);
+  auto const sz = e.meta.find("size");
+  if (not exists or sz == e.meta.end() or
+      sz->second != std::to_string(e.size))
+    return e;
+  auto const etag = e.meta.find("etag");
+  auto const lm = e.meta.find("last_modified");
+  if (etag != e.meta.end() and not etag->second.empty())
+  {
+    headers.append("If-None-Match: " + etag->second);
+    e.conditional = true;
+  }
+  if (lm != e.meta.end() and not lm->second.empty())
+  {
+    headers.append("If-Modified-Since: " + lm->second);
+    e.conditional = true;
+  }
+  return e;
+}
+
+/// A 304 to a conditional GET: the earlier file, with its validators when
+/// the answer has none.
+Downloaded not_modified(Downloaded out, Earlier const &earlier)
+{
+  out.path = earlier.path;
+  out.sha256 = earlier.meta.at("sha256");
+  out.size = earlier.size;
+  out.not_modified = true;
+  if (out.etag.empty() and earlier.meta.count("etag"))
+    out.etag = earlier.meta.at("etag");
+  if (out.last_modified.empty() and earlier.meta.count("last_modified"))
+    out.last_modified = earlier.meta.at("last_modified");
+  return out;
+}
+
+/// An HTTP status that is no success, with the server's Retry-After.
+[[noreturn]] void throw_http_status(detail::Easy &easy, long status)
+{
+  std::string const after = easy.header("Retry-After");
+  std::string reason = "HTTP " + std::to_string(status);
+  if (status == 304) reason += " without a conditional request";
+  int const s = static_cast<int>(status);
+  throw TransportError{classify_http_status(s),
+                       "GET " + easy.redacted_url() + ": " + reason, 0,
+                       status, is_not_delivered_http(s),
+                       after.empty() ? std::nullopt
+                                     : parse_retry_after(after)};
+}
+
+/// The whole body?  libcurl reports a short body on a closed connection
+/// as 18; check Content-Length here as well, whatever the protocol.
+void check_length(detail::Easy &easy, std::uint64_t size, long status)
+{
+  curl_off_t length = -1;
+  curl_easy_getinfo(easy.get(), CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length);
+  if (length >= 0 and static_cast<std::uint64_t>(length) != size)
+    throw TransportError{ErrorKind::transient,
+                         "GET " + easy.redacted_url() + ": body of " +
+                           std::to_string(size) +
+                           " bytes, Content-Length said " +
+                           std::to_string(length),
+                         CURLE_PARTIAL_FILE, status, false, std::nullopt};
+}
+
+/// Keep the validators of a 200 in the URL's sidecar (none: no sidecar).
+void remember(detail::Easy &easy, std::string const &spool_dir,
+              std::string const &meta_path, Downloaded const &out)
+{
+  if (out.etag.empty() and out.last_modified.empty())
+  {
+    ::unlink(meta_path.c_str());
+    return;
+  }
+  try
+  {
+    write_meta(spool_dir, meta_path,
+               Meta{{"url", easy.redacted_url()},
+                    {"sha256", out.sha256},
+                    {"size", std::to_string(out.size)},
+                    {"etag", out.etag},
+                    {"last_modified", out.last_modified}});
+  }
+  catch (LoaderError const &)
+  {
+    // The body is complete and spooled; without its sidecar the next
+    // run just downloads unconditionally.
+    ::unlink(meta_path.c_str());
+  }
+}
+
+/// Run the transfer into the temporary file; throws on a failed one.
+void perform(detail::Easy &easy, Sink &sink, TempFile const &tmp,
+             std::string const &scheme, std::string const &url)
+{
+  easy.set(CURLOPT_WRITEFUNCTION, on_write);
+  easy.set(CURLOPT_WRITEDATA, static_cast<void *>(&sink));
+  CURLcode const rc = easy.perform();
+  if (rc == CURLE_WRITE_ERROR and sink.write_errno != 0)
+    throw_errno(sink.write_errno, "GET " + easy.redacted_url() +
+                                    ": cannot write " + tmp.path());
+  if (rc == CURLE_FILE_COULDNT_READ_FILE and scheme == "file")
+    throw_file_url(easy, rc, url);
+  if (rc != CURLE_OK) detail::throw_curl(easy, "GET", rc);
+}
 } // namespace
 
 Downloaded download(std::string const &url, std::string const &spool_dir,
@@ -250,38 +227,11 @@ Downloaded download(std::string const &url, std::string const &spool_dir,
 
   // Conditional GET: only when the earlier file is still in the spool.
   std::string const meta_path = sidecar_path(spool_dir, url);
-  Meta const earlier = is_http and options.conditional
-                         ? read_meta(meta_path)
-                         : Meta{};
-  bool conditional = false;
-  std::string earlier_path;
-  std::uint64_t earlier_size = 0;
   detail::Slist headers;
   headers.append("Accept-Encoding: identity");
-  if (auto it = earlier.find("sha256");
-      it != earlier.end() and is_sha256_hex(it->second))
-  {
-    earlier_path = spool_dir + "/" + it->second;
-    bool exists = false;
-    earlier_size = file_size_or_zero(earlier_path, exists);
-    auto const sz = earlier.find("size");
-    if (exists and sz != earlier.end() and
-        sz->second == std::to_string(earlier_size))
-    {
-      auto const etag = earlier.find("etag");
-      auto const lm = earlier.find("last_modified");
-      if (etag != earlier.end() and not etag->second.empty())
-      {
-        headers.append("If-None-Match: " + etag->second);
-        conditional = true;
-      }
-      if (lm != earlier.end() and not lm->second.empty())
-      {
-        headers.append("If-Modified-Since: " + lm->second);
-        conditional = true;
-      }
-    }
-  }
+  Earlier const earlier{conditional_headers(
+    is_http and options.conditional ? read_meta(meta_path) : Meta{},
+    spool_dir, headers)};
   easy.set(CURLOPT_HTTPHEADER, headers.get());
 
   TempFile tmp{spool_dir};
@@ -289,16 +239,7 @@ Downloaded download(std::string const &url, std::string const &spool_dir,
   sink.h = easy.get();
   sink.fd = tmp.fd();
   sink.path = &tmp.path();
-  easy.set(CURLOPT_WRITEFUNCTION, on_write);
-  easy.set(CURLOPT_WRITEDATA, static_cast<void *>(&sink));
-
-  CURLcode const rc = easy.perform();
-  if (rc == CURLE_WRITE_ERROR and sink.write_errno != 0)
-    throw_errno(sink.write_errno, "GET " + easy.redacted_url() +
-                                    ": cannot write " + tmp.path());
-  if (rc == CURLE_FILE_COULDNT_READ_FILE and scheme == "file")
-    throw_file_url(easy, rc, url);
-  if (rc != CURLE_OK) detail::throw_curl(easy, "GET", rc);
+  perform(easy, sink, tmp, scheme, url);
 
   long const status = easy.response_code();
   Downloaded out;
@@ -313,89 +254,17 @@ Downloaded download(std::string const &url, std::string const &spool_dir,
     out.etag = easy.header("ETag");
     out.last_modified = easy.header("Last-Modified");
   }
-
-  if (is_http and status == 304 and conditional)
-  {
-    out.path = earlier_path;
-    out.sha256 = earlier.at("sha256");
-    out.size = earlier_size;
-    out.not_modified = true;
-    if (out.etag.empty() and earlier.count("etag"))
-      out.etag = earlier.at("etag");
-    if (out.last_modified.empty() and earlier.count("last_modified"))
-      out.last_modified = earlier.at("last_modified");
-    return out;
-  }
+  if (is_http and status == 304 and earlier.conditional)
+    return not_modified(std::move(out), earlier);
   if (is_http and (status < 200 or status > 299))
-  {
-    std::string const after = easy.header("Retry-After");
-    std::string reason = "HTTP " + std::to_string(status);
-    if (status == 304) reason += " without a conditional request";
-    int const s = static_cast<int>(status);
-    throw TransportError{classify_http_status(s),
-                         "GET " + easy.redacted_url() + ": " + reason, 0,
-                         status, is_not_delivered_http(s),
-                         after.empty() ? std::nullopt
-                                       : parse_retry_after(after)};
-  }
-
-  // The whole body?  libcurl reports a short body on a closed connection
-  // as 18; check Content-Length here as well, whatever the protocol.
-  curl_off_t length = -1;
-  curl_easy_getinfo(easy.get(), CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length);
-  if (length >= 0 and static_cast<std::uint64_t>(length) != sink.size)
-    throw TransportError{ErrorKind::transient,
-                         "GET " + easy.redacted_url() + ": body of " +
-                           std::to_string(sink.size) +
-                           " bytes, Content-Length said " +
-                           std::to_string(length),
-                         CURLE_PARTIAL_FILE, status, false, std::nullopt};
+    throw_http_status(easy, status);
+  check_length(easy, sink.size, status);
 
   out.sha256 = sink.sha.hex();
   out.size = sink.size;
   out.path = spool_dir + "/" + out.sha256;
   tmp.commit(out.path, spool_dir);
-
-  if (is_http)
-  {
-    if (out.etag.empty() and out.last_modified.empty())
-      ::unlink(meta_path.c_str());
-    else
-      try
-      {
-        write_meta(spool_dir, meta_path,
-                   Meta{{"url", easy.redacted_url()},
-                        {"sha256", out.sha256},
-                        {"size", std::to_string(out.size)},
-                        {"etag", out.etag},
-                        {"last_modified", out.last_modified}});
-      }
-      catch (LoaderError const &)
-      {
-        // The body is complete and spooled; without its sidecar the next
-        // run just downloads unconditionally.
-        ::unlink(meta_path.c_str());
-      }
-  }
+  if (is_http) remember(easy, spool_dir, meta_path, out);
   return out;
-}
-
-std::size_t remove_stale_temporaries(std::string const &spool_dir,
-                                     std::chrono::seconds older_than)
-{
-  std::error_code ec;
-  std::size_t removed = 0;
-  auto const cutoff = fs::file_time_type::clock::now() - older_than;
-  for (fs::directory_iterator it{spool_dir, ec}, end; not ec and it != end;
-       it.increment(ec))
-  {
-    std::string const name = it->path().filename().string();
-    if (name.rfind(".part-", 0) != 0) continue;
-    std::error_code e2;
-    auto const t = fs::last_write_time(it->path(), e2);
-    if (e2 or t > cutoff) continue;
-    if (fs::remove(it->path(), e2)) ++removed;
-  }
-  return removed;
 }
 } // namespace loader::net

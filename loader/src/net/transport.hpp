@@ -2,11 +2,11 @@
 /// The transport room: every libcurl call of the loader goes through the
 /// functions below (feed GET into the spool, webhook POST, SMTP send).
 ///
-/// One retry layer (DESIGN.md decision 4): nothing here retries, sleeps or
-/// waits for Retry-After.  Each call makes exactly one transfer (plus at
-/// most max_redirects redirects for a GET) and either returns or throws one
-/// TransportError whose kind (core/errors.cpp) tells the caller's retry
-/// layer what to do.  Every URL in a message or log line has its userinfo
+/// One retry layer (docs/design/architecture.md): nothing here retries,
+/// sleeps or waits for Retry-After.  Each call makes exactly one transfer
+/// (plus at most max_redirects redirects for a GET) and either returns or
+/// throws one TransportError whose kind (core/errors.cpp) tells the
+/// caller's retry layer what to do.  Every URL in a message or log line has its userinfo
 /// removed (redact_url).
 #include <chrono>
 #include <cstdint>
@@ -69,15 +69,14 @@ struct TransportError : LoaderError
           LoaderError{k, what},
           curl_code{curl},
           http_status{status},
-          not_delivered{missing},
-          retry_after{after}
-  {}
+          not_delivered{missing}
+  {
+    if (after) retry_after = *after;
+  }
   int curl_code;      ///< CURLcode; 0 when the transfer worked but HTTP failed
   long http_status;   ///< the server's final status, 0 when none
   bool not_delivered; ///< see above
-  /// The server's Retry-After (429, 503, ...), uncapped: the caller caps it
-  /// by its remaining budget.
-  std::optional<std::chrono::seconds> retry_after;
+  // The server's Retry-After (429, 503, ...) is LoaderError::retry_after.
 };
 
 /// A complete spooled body: the file is fsynced and named by its hash.
@@ -196,9 +195,9 @@ std::string scheme_of(std::string const &url);
 std::string expand_feed_template(std::string const &url_template,
                                  std::string const &business_date);
 
-/// The manifest next to an input: "<url>.manifest.json" (CONTRACT.md
-/// 6.4), the suffix added to the URL's path so that a query string
-/// ("?token=...") stays at the end.  A local path just gets the suffix.
+/// The manifest next to an input: "<url>.manifest.json"
+/// (docs/reference/input-file.md), the suffix added to the URL's path so
+/// that a query string ("?token=...") stays at the end.  A local path just gets the suffix.
 std::string manifest_url_for(std::string const &input);
 
 /// The default --spool-dir: $XDG_CACHE_HOME/invoice-loader/spool when
