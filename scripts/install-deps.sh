@@ -15,7 +15,8 @@
 # German server locale); for the benchmarks (bench/run.py, behind
 # scripts/bench.sh): python3 and pgloader, the baseline it measures the
 # loader against; for the package (scripts/package.sh, tests/package/):
-# help2man (the man page), man-db (man -l), dpkg-dev (dpkg-shlibdeps: the
+# clang-format (scripts/format.sh --check, the style of the C++), help2man
+# (the man page), man-db (man -l), dpkg-dev (dpkg-shlibdeps: the
 # .deb's Depends) and file (which dpkg-shlibdeps and CPack use to find the
 # ELF files).
 #
@@ -67,6 +68,7 @@ packages=(
   locales
   pgloader
   help2man
+  clang-format
   man-db
   dpkg-dev
   file
