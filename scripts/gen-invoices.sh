@@ -10,7 +10,7 @@
 #   --revision R   the revision of every record (default 0)
 #   --repeats N    after the COUNT records, N more lines that repeat records
 #                  1, 2, ... (cycling when N > COUNT) byte for byte:
-#                  identical duplicates, which count once (CONTRACT.md 4);
+#                  identical duplicates, which count once (docs/reference/input-file.md);
 #                  the file then has COUNT + N records, and the manifest
 #                  counts and totals all of them (benchmarks of duplicate-
 #                  heavy files, bench/duplicates/)

@@ -3,7 +3,7 @@
 -- dispatchers.  Inserts the row unless its batch already has one of this
 -- kind (or its dedupe key exists: then nothing changes), and in either
 -- case sends, at commit, one pg_notify on channel invoice_loader_outbox
--- with the payload (docs/DATA_MODEL.md)
+-- with the payload (docs/design/data-model.md)
 --   {"notification_id": N, "batch_id": B, "kind": "batch_published"}
 -- (batch_id null for a notification of no batch).  A listener reads the
 -- row by its id; the payload carries nothing a listener must trust.

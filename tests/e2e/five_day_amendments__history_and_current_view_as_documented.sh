@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The worked example of docs/DATA_MODEL.md, with the real binary: five
+# The worked example of docs/design/data-model.md, with the real binary: five
 # business days of the source globex (tests/fixtures/five_day/day*.csv) with
 # new invoices, an amendment, a credit note, a VOID, an identical record
 # resent in a new file, a late lower revision, two identical copies in one

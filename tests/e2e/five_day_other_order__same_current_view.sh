@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The five days of docs/DATA_MODEL.md delivered in another allowed order end
+# The five days of docs/design/data-model.md delivered in another allowed order end
 # with the same reporting.invoice and the same set of versions as the
 # documented order (which this test runs too, in a second database copied
 # from its own fresh one):

@@ -18,7 +18,7 @@ std::string description()
          "authorization once: it starts a new attempt from\nreceived, reads "
          "the manifest (or that load's --expect-*) again and stages\nthe "
          "file again. Another state exits 78. Recorded in "
-         "ingest.operator_action\nwith session_user and the reason. See "
+         "ingest.operator_action\nwhere session_user and the reason are kept. See "
          "docs/guide/recover.md.\n";
 }
 

@@ -3,7 +3,8 @@
 
 namespace loader
 {
-/// Test hook, built into the release binary (CONTRACT.md section 8): when
+/// Test hook, built into the release binary (docs/reference/failpoints.md,
+/// so that fault tests run the binary that ships): when
 /// the environment variable INVOICE_LOADER_FAILPOINT names this point, the
 /// process kills itself with SIGKILL right here: no cleanup, no rollback
 /// sent, no log flushed beyond one line to stderr.  Names: after_received,

@@ -2,7 +2,7 @@
 -- key at work_mem 16 MB and raises hash_mem_multiplier so that its hash
 -- joins keep the budget they had (docs/PERFORMANCE.md, "The merge's
 -- transition table").  Whatever work_mem an operator sets on the function
--- (docs/OPERATIONS.md: higher, or lower than 16 MB) and whatever
+-- (docs/guide/operate.md: higher, or lower than 16 MB) and whatever
 -- hash_mem_multiplier the session has (here one whose scaled value would
 -- pass PostgreSQL's maximum of 1000, 22023 if it were set unbounded), an
 -- amending and a voiding batch write and publish as at the default, and
