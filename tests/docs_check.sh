@@ -4,8 +4,8 @@
 #      migrations, packaging, scripts, bench) cites a document outside the
 #      repository, an issue or item number, or a working session: a reader
 #      has none of those, only the reason written down.
-#   2. Every relative link of a Markdown file in the repository resolves to
-#      a file or directory of the repository (anchors are not checked).
+#   2. Every relative link of the documents resolves, anchors included
+#      (scripts/check-doc-links.sh).
 #
 # Usage: tests/docs_check.sh REPO
 set -euo pipefail
@@ -25,27 +25,10 @@ else
   echo "ok - no citation of an outside document, an issue or a session"
 fi
 
-broken=()
-while IFS= read -r md; do
-  dir=$(dirname "$md")
-  # [text](target) and [text]: target; inline code spans are dropped first.
-  while IFS= read -r target; do
-    target=${target%%#*}
-    [[ -z $target ]] && continue
-    case $target in
-      http://* | https://* | mailto:* | ftp://* | sftp://* | file://*) continue ;;
-    esac
-    if [[ $target == /* ]]; then resolved=.$target; else resolved=$dir/$target; fi
-    [[ -e $resolved ]] || broken+=("$md: $target")
-  done < <(sed -E 's/`[^`]*`//g' "$md" |
-             grep -oE '\]\([^) ]+\)|^\[[^]]+\]: *[^ ]+' |
-             sed -E 's/^\]\(//; s/\)$//; s/^\[[^]]+\]: *//')
-done < <(git ls-files '*.md')
-if [[ ${#broken[@]} -gt 0 ]]; then
-  echo "not ok - relative links that resolve to nothing:"
-  printf '    %s\n' "${broken[@]}"
-  failed=1
+if bash scripts/check-doc-links.sh; then
+  echo "ok - every relative Markdown link and its anchor resolves"
 else
-  echo "ok - every relative Markdown link resolves"
+  echo "not ok - relative links that resolve to nothing (above)"
+  failed=1
 fi
 exit "$failed"
