@@ -49,8 +49,7 @@ bool asks_for_json(int argc, char const *const argv[])
 std::string user_message(LoaderError const &e,
                          cli::ParsedCommandLine const &cl)
 {
-  std::string m{
-    one_line(e.what(), cl.global.log_level == LogLevel::debug)};
+  std::string m{one_line(e.what(), cl.global.log_level == LogLevel::debug)};
   if (e.kind == ErrorKind::permission and e.sqlstate == "42501" and
       cl.command != nullptr and not cl.command->role.empty())
     m += " (invoice-loader " + std::string{cl.command->name} +

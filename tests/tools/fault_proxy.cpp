@@ -57,12 +57,15 @@ constexpr std::uint32_t gssenc_request_code = 80877104;
 /// PostgreSQL's own limit (MAX_STARTUP_PACKET_LENGTH).
 constexpr std::uint32_t max_startup_length = 10000;
 
-constexpr int exit_usage = 64;  ///< EX_USAGE
-constexpr int exit_oserr = 71;  ///< EX_OSERR
+constexpr int exit_usage = 64; ///< EX_USAGE
+constexpr int exit_oserr = 71; ///< EX_OSERR
 
 volatile std::sig_atomic_t g_signal = 0;
 
-void on_signal(int sig) { g_signal = sig; }
+void on_signal(int sig)
+{
+  g_signal = sig;
+}
 
 // --- logging -------------------------------------------------------------
 
@@ -85,8 +88,8 @@ std::string timestamp()
 /// writers appending to one file stay whole.
 void log_line(std::string const &text)
 {
-  static std::string const who{
-    " fault_proxy[" + std::to_string(::getpid()) + "]: "};
+  static std::string const who{" fault_proxy[" + std::to_string(::getpid()) +
+                               "]: "};
   std::string const line{timestamp() + who + text + "\n"};
   std::size_t done = 0;
   while (done < line.size())
@@ -101,7 +104,10 @@ void log_line(std::string const &text)
   }
 }
 
-std::string error_text(int err) { return std::strerror(err); }
+std::string error_text(int err)
+{
+  return std::strerror(err);
+}
 
 bool would_block(int err) noexcept
 {
@@ -122,12 +128,12 @@ enum class Kind
 };
 
 constexpr Kind all_kinds[] = {Kind::pass,
-                               Kind::close_after_bytes,
-                               Kind::drop_commit_request,
-                               Kind::drop_commit_reply,
-                               Kind::stall,
-                               Kind::blackhole,
-                               Kind::refuse};
+                              Kind::close_after_bytes,
+                              Kind::drop_commit_request,
+                              Kind::drop_commit_reply,
+                              Kind::stall,
+                              Kind::blackhole,
+                              Kind::refuse};
 
 std::string_view name_of(Kind k) noexcept
 {
@@ -159,8 +165,7 @@ std::string describe(Mode const &m)
 {
   std::string text{m.once ? "once:" : ""};
   text += name_of(m.kind);
-  if (m.kind == Kind::close_after_bytes)
-    text += " " + std::to_string(m.bytes);
+  if (m.kind == Kind::close_after_bytes) text += " " + std::to_string(m.bytes);
   if (not m.after.empty()) text += " after " + m.after;
   return text;
 }
@@ -226,14 +231,16 @@ std::optional<Mode> parse_mode(std::string_view line)
     m.after = std::string{trim(arg.substr(after.size()))};
     if (m.after.empty()) return std::nullopt;
   }
-  else if (not arg.empty())
-  {
-    return std::nullopt;
-  }
+  else if (not arg.empty()) { return std::nullopt; }
   return m;
 }
 
-enum class Verdict { no, maybe, yes };
+enum class Verdict
+{
+  no,
+  maybe,
+  yes
+};
 
 /// Is the text of a 'Q' message COMMIT (any case, optional leading and
 /// trailing whitespace and semicolons)?  `complete` says whether `text` is
@@ -489,21 +496,24 @@ std::optional<Options> parse_options(int argc, char **argv, int &status)
       value = arg.substr(eq + 1);
       arg.resize(eq);
     }
-    else if (i + 1 < argc)
-    {
-      value = argv[++i];
-    }
+    else if (i + 1 < argc) { value = argv[++i]; }
     else
     {
       std::cerr << "fault_proxy: " << arg << " needs a value\n" << usage;
       return std::nullopt;
     }
-    if (arg == "--listen") o.listen = value;
-    else if (arg == "--upstream-unix") o.upstream_unix = value;
-    else if (arg == "--upstream-tcp") o.upstream_tcp = value;
-    else if (arg == "--control") o.control = value;
-    else if (arg == "--log") o.log = value;
-    else if (arg == "--exit-after") exit_after = value;
+    if (arg == "--listen")
+      o.listen = value;
+    else if (arg == "--upstream-unix")
+      o.upstream_unix = value;
+    else if (arg == "--upstream-tcp")
+      o.upstream_tcp = value;
+    else if (arg == "--control")
+      o.control = value;
+    else if (arg == "--log")
+      o.log = value;
+    else if (arg == "--exit-after")
+      exit_after = value;
     else
     {
       std::cerr << "fault_proxy: unknown option " << arg << "\n" << usage;
@@ -536,9 +546,25 @@ std::optional<Options> parse_options(int argc, char **argv, int &status)
 /// One client connection and its upstream connection.
 struct Conn
 {
-  enum class Up { none, connecting, open };
-  enum class Phase { startup, messages, opaque, stopped };
-  enum class View { forwarding, stalled, blackholed };
+  enum class Up
+  {
+    none,
+    connecting,
+    open
+  };
+  enum class Phase
+  {
+    startup,
+    messages,
+    opaque,
+    stopped
+  };
+  enum class View
+  {
+    forwarding,
+    stalled,
+    blackholed
+  };
 
   std::uint64_t id = 0;
   std::string peer;
@@ -574,14 +600,21 @@ struct Conn
   bool dead = false;
 };
 
-enum class End { graceful, reset_both, reset_client };
+enum class End
+{
+  graceful,
+  reset_both,
+  reset_client
+};
 
 class Proxy
 {
 public:
   Proxy(Options opt, Endpoint upstream, int listener, std::string listening) :
-          m_opt{std::move(opt)}, m_upstream{std::move(upstream)},
-          m_listener{listener}, m_listening{std::move(listening)}
+          m_opt{std::move(opt)},
+          m_upstream{std::move(upstream)},
+          m_listener{listener},
+          m_listening{std::move(listening)}
   {}
 
   int run();
@@ -657,7 +690,8 @@ void Proxy::refresh_control()
     log_line("control: " + m_opt.control + " does not exist: pass");
     return;
   }
-  struct stat st{};
+  struct stat st
+  {};
   ::fstat(fd, &st);
   char buf[512];
   ssize_t const n{::read(fd, buf, sizeof buf)};
@@ -666,12 +700,12 @@ void Proxy::refresh_control()
   std::string_view content{buf, static_cast<std::size_t>(n)};
   content = trim(content.substr(0, content.find('\n')));
   if (content.empty()) return;
-  std::string const key{
-    std::string{content} + "|" + std::to_string(st.st_ino) + "|" +
-    std::to_string(st.st_mtim.tv_sec) + "." +
-    std::to_string(st.st_mtim.tv_nsec) + "|" +
-    std::to_string(st.st_ctim.tv_sec) + "." +
-    std::to_string(st.st_ctim.tv_nsec)};
+  std::string const key{std::string{content} + "|" +
+                        std::to_string(st.st_ino) + "|" +
+                        std::to_string(st.st_mtim.tv_sec) + "." +
+                        std::to_string(st.st_mtim.tv_nsec) + "|" +
+                        std::to_string(st.st_ctim.tv_sec) + "." +
+                        std::to_string(st.st_ctim.tv_nsec)};
   if (key == m_control_key) return;
   m_control_key = key;
   auto const mode{parse_mode(content)};
@@ -721,8 +755,8 @@ void Proxy::accept_all()
     if (err == ECONNABORTED) continue;
     if (would_block(err)) return;
     log_line("accept failed: " + error_text(err) + "; pausing 100 ms");
-    m_listen_resume =
-      std::chrono::steady_clock::now() + std::chrono::milliseconds{100};
+    m_listen_resume = std::chrono::steady_clock::now() +
+                      std::chrono::milliseconds{100};
     return;
   }
 }
@@ -975,9 +1009,8 @@ void Proxy::read_client(Conn &c)
     {
       // Search the new bytes and the tail before them (a split match).
       std::size_t const overlap{m_mode.after.size() - 1};
-      std::size_t const from{c.c2s.size() - got > overlap
-                               ? c.c2s.size() - got - overlap
-                               : 0};
+      std::size_t const from{
+        c.c2s.size() - got > overlap ? c.c2s.size() - got - overlap : 0};
       c.after_seen = c.c2s.find(m_mode.after, from) != std::string::npos;
     }
     parse(c);
@@ -1032,8 +1065,9 @@ void Proxy::flush(Conn &c)
     ssize_t const sent{::send(c.upstream, c.c2s.data(), n, MSG_NOSIGNAL)};
     if (sent < 0 and not would_block(errno))
     {
-      end(c, End::reset_both, "upstream write failed: " + error_text(errno) +
-                                 "; reset both sides");
+      end(c, End::reset_both,
+          "upstream write failed: " + error_text(errno) +
+            "; reset both sides");
       return;
     }
     if (sent > 0)
@@ -1050,8 +1084,8 @@ void Proxy::flush(Conn &c)
       ::send(c.client, c.s2c.data(), c.s2c.size(), MSG_NOSIGNAL)};
     if (sent < 0 and not would_block(errno))
     {
-      end(c, End::reset_both, "client write failed: " + error_text(errno) +
-                                 "; reset both sides");
+      end(c, End::reset_both,
+          "client write failed: " + error_text(errno) + "; reset both sides");
       return;
     }
     if (sent > 0)
@@ -1127,10 +1161,7 @@ void Proxy::swallow(Conn &c)
       c.s2c_in += static_cast<std::size_t>(n);
       c.black = true;
     }
-    else if (n == 0 or not would_block(errno))
-    {
-      c.up_eof = true;
-    }
+    else if (n == 0 or not would_block(errno)) { c.up_eof = true; }
   }
 }
 
@@ -1165,8 +1196,7 @@ void Proxy::service(Conn &c)
   // Until the upstream is connected, client bytes just queue up.
   if (c.cev != 0 and not c.client_eof) read_client(c);
   if (c.dead) return;
-  if (c.uev != 0 and c.up == Conn::Up::open and not c.up_eof)
-    read_upstream(c);
+  if (c.uev != 0 and c.up == Conn::Up::open and not c.up_eof) read_upstream(c);
   if (c.dead) return;
   flush(c);
 }
@@ -1302,7 +1332,8 @@ int main(int argc, char **argv)
     g_log_fd = fd;
   }
 
-  struct sigaction act{};
+  struct sigaction act
+  {};
   act.sa_handler = on_signal;
   sigemptyset(&act.sa_mask);
   act.sa_flags = 0; // no SA_RESTART: poll() returns EINTR at once

@@ -9,11 +9,11 @@
 #include "cli/command.hpp"
 #include "cli/conninfo.hpp"
 #include "cli/values.hpp"
+#include "core/errors.hpp"
 #include "flows/catch_up.hpp"
 #include "flows/load.hpp"
 #include "flows/source_add.hpp"
 #include "flows/status.hpp"
-#include "core/errors.hpp"
 
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
@@ -57,7 +57,8 @@ inline loader::flows::LoadRequest load_of(ParsedCommandLine const &r)
 {
   return r.options_as<loader::flows::LoadRequest>();
 }
-inline loader::flows::SourceAddRequest source_add_of(ParsedCommandLine const &r)
+inline loader::flows::SourceAddRequest source_add_of(
+  ParsedCommandLine const &r)
 {
   return r.options_as<loader::flows::SourceAddRequest>();
 }
@@ -68,8 +69,8 @@ inline loader::flows::StatusRequest status_of(ParsedCommandLine const &r)
 
 inline Args load_with(std::vector<char const *> extra)
 {
-  Args a{"load", "--source", "acme-erp", "--business-date", "2026-11-28",
-         "--input", "in.csv"};
+  Args a{"load",       "--source", "acme-erp", "--business-date",
+         "2026-11-28", "--input",  "in.csv"};
   a.insert(a.end(), extra.begin(), extra.end());
   return a;
 }

@@ -63,7 +63,8 @@ inline std::vector<Tuple> read_stream(std::string_view s)
     for (std::int16_t k = 0; k < fields; ++k)
     {
       auto const length = static_cast<std::int32_t>(be(take(4)));
-      if (length == -1) t.emplace_back(std::nullopt);
+      if (length == -1)
+        t.emplace_back(std::nullopt);
       else
       {
         REQUIRE(length >= 0);
@@ -80,8 +81,8 @@ inline std::vector<Tuple> read_stream(std::string_view s)
 /// The elements of a text[] field's bytes, read as array_recv reads them
 /// (one dimension, lower bound 1, element type text; the NULL flag must
 /// say whether an element is NULL); fails the test on anything else.
-inline std::vector<std::optional<std::string>>
-read_text_array(std::string_view s)
+inline std::vector<std::optional<std::string>> read_text_array(
+  std::string_view s)
 {
   std::size_t at = 0;
   auto const take = [&](std::size_t n) {
@@ -102,7 +103,8 @@ read_text_array(std::string_view s)
   for (std::int32_t k = 0; k < count; ++k)
   {
     std::int32_t const length = int32();
-    if (length == -1) out.emplace_back(std::nullopt);
+    if (length == -1)
+      out.emplace_back(std::nullopt);
     else
     {
       REQUIRE(length >= 0);

@@ -20,8 +20,8 @@ using Codes = std::set<std::string>;
 struct Record
 {
   std::vector<std::string> values{
-    "INV-1", "0", "ISSUED", "INVOICE", "C-001", "2026-11-20", "2026-12-20",
-    "EUR", "100.00", "19.00", "119.00", "Consulting"};
+    "INV-1",      "0",   "ISSUED", "INVOICE", "C-001",  "2026-11-20",
+    "2026-12-20", "EUR", "100.00", "19.00",   "119.00", "Consulting"};
 
   Record &set(std::size_t column, std::string value)
   {
@@ -40,8 +40,7 @@ struct Record
 
 inline Currencies const &currencies()
 {
-  static Currencies const c{
-    {{"EUR", 2}, {"JPY", 0}, {"KWD", 3}, {"CLF", 4}}};
+  static Currencies const c{{{"EUR", 2}, {"JPY", 0}, {"KWD", 3}, {"CLF", 4}}};
   return c;
 }
 
@@ -49,8 +48,7 @@ inline Codes codes(RuleSet failed)
 {
   Codes out;
   for (std::size_t k = 0; k < rule_count; ++k)
-    if ((failed & bit_of(rule_at(k))) != 0)
-      out.emplace(code_of(rule_at(k)));
+    if ((failed & bit_of(rule_at(k))) != 0) out.emplace(code_of(rule_at(k)));
   return out;
 }
 
@@ -62,7 +60,10 @@ inline Verdict check(Record const &r)
   return v;
 }
 
-inline Codes failed(Record const &r) { return codes(check(r).failed); }
+inline Codes failed(Record const &r)
+{
+  return codes(check(r).failed);
+}
 
 inline std::string hex(std::array<unsigned char, 32> const &h)
 {
@@ -83,7 +84,8 @@ inline std::string canonical(std::string const &text, int minor_unit)
   return out;
 }
 
-inline bool sum(std::string const &a, std::string const &b, std::string const &c)
+inline bool sum(std::string const &a, std::string const &b,
+                std::string const &c)
 {
   return sum_holds(parse_decimal(a), parse_decimal(b), parse_decimal(c));
 }

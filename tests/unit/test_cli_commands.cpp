@@ -6,22 +6,19 @@
 TEST_CASE("cli: a password in --dsn is refused without echoing it",
           "[unit][cli]")
 {
-  auto const dsn = GENERATE(as<char const *>{},
-                            "host=db password=s3cr3tXY",
-                            "host=db password = s3cr3tXY",
-                            "host=db PASSWORD=s3cr3tXY",
-                            "password='s3cr3tXY with space' dbname=x",
-                            "\tpassword\t=\ts3cr3tXY",
-                            "dbname='postgresql://u:s3cr3tXY@h/d'",
-                            "postgres://user:s3cr3tXY@host/db",
-                            "postgresql://user:s3cr3tXY@host:5432/db",
-                            "POSTGRESQL://user:s3cr3tXY@host/db",
-                            "postgresql://user:s3cr3tXY@@host/db",
-                            "postgresql://host/db?password=s3cr3tXY",
-                            "postgresql://host/db?sslmode=require&"
-                            "Password=s3cr3tXY",
-                            "postgresql://host/db?pass%77ord=s3cr3tXY",
-                            "host=db password='unterminated s3cr3tXY");
+  auto const dsn = GENERATE(
+    as<char const *>{}, "host=db password=s3cr3tXY",
+    "host=db password = s3cr3tXY", "host=db PASSWORD=s3cr3tXY",
+    "password='s3cr3tXY with space' dbname=x", "\tpassword\t=\ts3cr3tXY",
+    "dbname='postgresql://u:s3cr3tXY@h/d'", "postgres://user:s3cr3tXY@host/db",
+    "postgresql://user:s3cr3tXY@host:5432/db",
+    "POSTGRESQL://user:s3cr3tXY@host/db",
+    "postgresql://user:s3cr3tXY@@host/db",
+    "postgresql://host/db?password=s3cr3tXY",
+    "postgresql://host/db?sslmode=require&"
+    "Password=s3cr3tXY",
+    "postgresql://host/db?pass%77ord=s3cr3tXY",
+    "host=db password='unterminated s3cr3tXY");
   CAPTURE(dsn);
   CHECK(loader::cli::dsn_has_password(dsn));
   auto const o = outcome({"--dsn", dsn, "migrate"});
@@ -36,23 +33,20 @@ TEST_CASE("cli: a password in --dsn is refused without echoing it",
 TEST_CASE("cli: a --dsn without a password is kept as given", "[unit][cli]")
 {
   auto const dsn = GENERATE(as<char const *>{}, "",
-                            "host=/tmp dbname=invoices",
-                            "service=nightly",
+                            "host=/tmp dbname=invoices", "service=nightly",
                             "host=db user=password dbname=password_db",
                             "application_name='no password here'",
                             "passfile=/etc/loader/pgpass host=db",
                             "postgresql://loader@db.example:5432/invoices",
                             "postgresql://%2Fvar%2Frun%2Fpostgresql/db",
                             "postgresql://[::1]:5432/db?sslmode=verify-full",
-                            "postgres://",
-                            "dbname=postgresql://u@h/d");
+                            "postgres://", "dbname=postgresql://u@h/d");
   CAPTURE(dsn);
   CHECK_FALSE(loader::cli::dsn_has_password(dsn));
   CHECK(parse({"--dsn", dsn, "migrate"}).global.dsn == dsn);
 }
 
-TEST_CASE("cli: --help shows help before anything is required",
-          "[unit][cli]")
+TEST_CASE("cli: --help shows help before anything is required", "[unit][cli]")
 {
   SECTION("global help lists every command, the exit codes, the DSN rules")
   {
@@ -62,10 +56,10 @@ TEST_CASE("cli: --help shows help before anything is required",
       CHECK(r.global.help);
       CHECK(r.command == nullptr);
       auto const &h = r.help_text;
-      for (auto const *s : {"migrate", "source add", "load", "status",
-                            "--dsn", "--log-format", "--verbose", "--quiet",
-                            "--version", "PGPASSFILE", ".pgpass",
-                            "service file", "never accepted"})
+      for (auto const *s :
+           {"migrate", "source add", "load", "status", "--dsn", "--log-format",
+            "--verbose", "--quiet", "--version", "PGPASSFILE", ".pgpass",
+            "service file", "never accepted"})
         CHECK_THAT(h, Contains(s));
       for (auto const *code : {"  0 ", "  64 ", "  65 ", "  66 ", "  70 ",
                                "  75 ", "  77 ", "  78 "})
@@ -81,11 +75,11 @@ TEST_CASE("cli: --help shows help before anything is required",
     auto const r = parse({"load", "--help"});
     CHECK(r.global.help);
     CHECK(r.command_name() == "load");
-    for (auto const *s : {"--source", "--business-date", "--input",
-                          "--manifest", "--expect-count", "--expect-total",
-                          "PATH|URL", "--spool-dir", "--netrc-file",
-                          "--cacert", "--connect-timeout", "--low-speed-time",
-                          "URLs: http, https, file", "libcurl/"})
+    for (auto const *s :
+         {"--source", "--business-date", "--input", "--manifest",
+          "--expect-count", "--expect-total", "PATH|URL", "--spool-dir",
+          "--netrc-file", "--cacert", "--connect-timeout", "--low-speed-time",
+          "URLs: http, https, file", "libcurl/"})
       CHECK_THAT(r.help_text, Contains(s));
     CHECK_THAT(r.help_text, !Contains("not supported yet"));
   }
@@ -101,9 +95,9 @@ TEST_CASE("cli: --help shows help before anything is required",
   {
     auto const s = parse({"source", "add", "--help"});
     CHECK(s.command_name() == "source add");
-    for (auto const *o : {"NAME", "--policy", "--max-rejected-share",
-                          "--start-date", "--feed-url",
-                          "--allow-unknown-columns"})
+    for (auto const *o :
+         {"NAME", "--policy", "--max-rejected-share", "--start-date",
+          "--feed-url", "--allow-unknown-columns"})
       CHECK_THAT(s.help_text, Contains(o));
     CHECK(parse({"source", "--help"}).command_name() == "source add");
 
@@ -140,8 +134,7 @@ TEST_CASE("cli: -v and -q set the log level", "[unit][cli]")
   SECTION("-v and --verbose: debug")
   {
     CHECK(parse({"-v", "migrate"}).global.log_level == LogLevel::debug);
-    CHECK(parse({"--verbose", "migrate"}).global.log_level ==
-          LogLevel::debug);
+    CHECK(parse({"--verbose", "migrate"}).global.log_level == LogLevel::debug);
   }
   SECTION("-q and --quiet: warnings and errors only")
   {
@@ -194,7 +187,9 @@ TEST_CASE("cli: each command's fields are filled", "[unit][cli]")
     CHECK_FALSE(s.start_date);
     CHECK_FALSE(s.feed_url);
     CHECK_FALSE(s.allow_unknown_columns);
-    CHECK(source_add_of(parse({"source", "add", "x", "--policy", "all-or-nothing"})).policy == "all-or-nothing");
+    CHECK(source_add_of(
+            parse({"source", "add", "x", "--policy", "all-or-nothing"}))
+            .policy == "all-or-nothing");
   }
   SECTION("load with a manifest")
   {
@@ -209,29 +204,32 @@ TEST_CASE("cli: each command's fields are filled", "[unit][cli]")
   }
   SECTION("load with control totals")
   {
-    auto const l = load_of(parse(load_with({"--expect-count", "20", "--expect-total",
-                                    "4200.00"})));
+    auto const l = load_of(
+      parse(load_with({"--expect-count", "20", "--expect-total", "4200.00"})));
     CHECK_FALSE(l.manifest);
     CHECK(l.expect_count == 20);
     CHECK(l.expect_total == "4200.00");
   }
   SECTION("load with a negative total and an empty day")
   {
-    auto const l = load_of(parse(load_with({"--expect-count", "0", "--expect-total",
-                                    "-12.50"})));
+    auto const l = load_of(
+      parse(load_with({"--expect-count", "0", "--expect-total", "-12.50"})));
     CHECK(l.expect_count == 0);
     CHECK(l.expect_total == "-12.50");
-    CHECK(load_of(parse(load_with({"--expect-count=1", "--expect-total=-0.01"}))).expect_total == "-0.01");
+    CHECK(
+      load_of(parse(load_with({"--expect-count=1", "--expect-total=-0.01"})))
+        .expect_total == "-0.01");
   }
   SECTION("load of a leap day")
   {
-    CHECK(load_of(parse({"load", "--source", "a", "--business-date", "2028-02-29",
-                 "--input", "x"})).business_date == "2028-02-29");
+    CHECK(load_of(parse({"load", "--source", "a", "--business-date",
+                         "2028-02-29", "--input", "x"}))
+            .business_date == "2028-02-29");
   }
   SECTION("status with every option")
   {
-    auto const r = parse({"status", "--source", "acme-erp", "--batch", "42",
-                          "--format", "json"});
+    auto const r = parse(
+      {"status", "--source", "acme-erp", "--batch", "42", "--format", "json"});
     CHECK(r.command_name() == "status");
     CHECK(status_of(r).source == "acme-erp");
     CHECK(status_of(r).batch_id == 42);
@@ -252,9 +250,9 @@ TEST_CASE("cli: options come in any order", "[unit][cli]")
 {
   SECTION("load, options reversed and written with '='")
   {
-    auto const l = load_of(parse({"load", "--expect-total=4200.00", "--input=in.csv",
-                          "--expect-count=20", "--business-date=2026-11-28",
-                          "--source=acme-erp"}));
+    auto const l = load_of(parse(
+      {"load", "--expect-total=4200.00", "--input=in.csv", "--expect-count=20",
+       "--business-date=2026-11-28", "--source=acme-erp"}));
     CHECK(l.source == "acme-erp");
     CHECK(l.business_date == "2026-11-28");
     CHECK(l.input == "in.csv");
@@ -275,9 +273,9 @@ TEST_CASE("cli: options come in any order", "[unit][cli]")
   }
   SECTION("source add: options before and after NAME")
   {
-    auto const s = source_add_of(parse({"source", "add", "--policy", "partial", "acme-erp",
-                          "--allow-unknown-columns", "--start-date",
-                          "2026-01-01"}));
+    auto const s = source_add_of(
+      parse({"source", "add", "--policy", "partial", "acme-erp",
+             "--allow-unknown-columns", "--start-date", "2026-01-01"}));
     CHECK(s.name == "acme-erp");
     CHECK(s.policy == "partial");
     CHECK(s.allow_unknown_columns);
@@ -285,8 +283,8 @@ TEST_CASE("cli: options come in any order", "[unit][cli]")
   }
   SECTION("status")
   {
-    auto const st = status_of(parse({"status", "--format", "json", "--batch", "7",
-                           "--source", "s"}));
+    auto const st = status_of(
+      parse({"status", "--format", "json", "--batch", "7", "--source", "s"}));
     CHECK(st.batch_id == 7);
     CHECK(st.source == "s");
     CHECK(st.json);
@@ -297,15 +295,15 @@ TEST_CASE("cli: load takes URLs, and the transfer options", "[unit][cli]")
 {
   SECTION("http, https and file URLs as input and manifest, as given")
   {
-    for (auto const *url : {"http://127.0.0.1:8080/a.csv",
-                            "https://feeds.example/acme/2026-11-28.csv?x=1",
-                            "file:///srv/feeds/a.csv",
-                            "https://loader@feeds.example/a.csv"})
+    for (auto const *url :
+         {"http://127.0.0.1:8080/a.csv",
+          "https://feeds.example/acme/2026-11-28.csv?x=1",
+          "file:///srv/feeds/a.csv", "https://loader@feeds.example/a.csv"})
     {
       CAPTURE(url);
-      auto const r = load_of(parse({"load", "--source", "a",
-                                    "--business-date", "2026-11-28",
-                                    "--input", url, "--manifest", url}));
+      auto const r = load_of(
+        parse({"load", "--source", "a", "--business-date", "2026-11-28",
+               "--input", url, "--manifest", url}));
       CHECK(r.input == url);
       CHECK(r.manifest == std::optional<std::string>{url});
     }
@@ -323,10 +321,9 @@ TEST_CASE("cli: load takes URLs, and the transfer options", "[unit][cli]")
   SECTION("each option lands in its field")
   {
     auto const r = load_of(parse(load_with(
-      {"--spool-dir", "/tmp/spool", "--netrc-file", "/etc/netrc",
-       "--cacert", "/etc/ca.pem", "--connect-timeout", "3",
-       "--low-speed-time", "7", "--retry-attempts", "4", "--retry-budget",
-       "60"})));
+      {"--spool-dir", "/tmp/spool", "--netrc-file", "/etc/netrc", "--cacert",
+       "/etc/ca.pem", "--connect-timeout", "3", "--low-speed-time", "7",
+       "--retry-attempts", "4", "--retry-budget", "60"})));
     CHECK(r.feed.spool_dir == "/tmp/spool");
     CHECK(r.feed.netrc_file == "/etc/netrc");
     CHECK(r.feed.ca_file == "/etc/ca.pem");
@@ -368,8 +365,8 @@ TEST_CASE("cli: catch-up", "[unit][cli]")
   }
   SECTION("the fields")
   {
-    auto const r = parse({"catch-up", "--until", "2026-12-02",
-                          "--cacert", "/etc/ca.pem", "--source", "acme-erp",
+    auto const r = parse({"catch-up", "--until", "2026-12-02", "--cacert",
+                          "/etc/ca.pem", "--source", "acme-erp",
                           "--retry-budget", "90"});
     CHECK(r.command_name() == "catch-up");
     auto const &c = r.options_as<CatchUpRequest>();
@@ -377,16 +374,15 @@ TEST_CASE("cli: catch-up", "[unit][cli]")
     CHECK(c.until == std::optional<std::string>{"2026-12-02"});
     CHECK(c.feed.ca_file == "/etc/ca.pem");
     CHECK(c.retry.budget == std::chrono::seconds{90});
-    CHECK_FALSE(parse({"catch-up", "--source", "a"})
-                  .options_as<CatchUpRequest>()
-                  .until);
+    CHECK_FALSE(
+      parse({"catch-up", "--source", "a"}).options_as<CatchUpRequest>().until);
   }
   SECTION("help: the options, what libcurl offers, listed globally")
   {
     auto const h = parse({"catch-up", "--help"}).help_text;
-    for (auto const *s : {"--source", "--until", "--spool-dir",
-                          "--netrc-file", "--cacert", "--low-speed-time",
-                          "--retry-budget", "yesterday", "URLs: "})
+    for (auto const *s :
+         {"--source", "--until", "--spool-dir", "--netrc-file", "--cacert",
+          "--low-speed-time", "--retry-budget", "yesterday", "URLs: "})
       CHECK_THAT(h, Contains(s));
     CHECK_THAT(parse({"--help"}).help_text, Contains("catch-up"));
   }

@@ -101,8 +101,8 @@ TEST_CASE("cli: load needs its required options", "[unit][cli]")
 {
   SECTION("--source")
   {
-    auto const o = outcome({"load", "--business-date", "2026-11-28",
-                            "--input", "in.csv"});
+    auto const o = outcome(
+      {"load", "--business-date", "2026-11-28", "--input", "in.csv"});
     CHECK_THAT(o, StartsWith("usage: "));
     CHECK_THAT(o, Contains("--source"));
   }
@@ -114,16 +114,16 @@ TEST_CASE("cli: load needs its required options", "[unit][cli]")
   }
   SECTION("--input")
   {
-    auto const o = outcome({"load", "--source", "a", "--business-date",
-                            "2026-11-28"});
+    auto const o = outcome(
+      {"load", "--source", "a", "--business-date", "2026-11-28"});
     CHECK_THAT(o, StartsWith("usage: "));
     CHECK_THAT(o, Contains("--input"));
   }
   SECTION("a missing option is usage even when another value is bad")
   {
-    CHECK_THAT(outcome({"load", "--source", "a", "--business-date",
-                        "2026-02-30"}),
-               StartsWith("usage: "));
+    CHECK_THAT(
+      outcome({"load", "--source", "a", "--business-date", "2026-02-30"}),
+      StartsWith("usage: "));
   }
 }
 
@@ -183,10 +183,9 @@ TEST_CASE("cli: dates must be real YYYY-MM-DD dates", "[unit][cli]")
 {
   auto const bad = GENERATE(as<char const *>{}, "2026-02-30", "2026-13-01",
                             "2026-00-10", "2026-04-31", "2025-02-29",
-                            "1900-02-29", "0000-01-01", "26-11-28",
-                            "2026-1-5", "2026/11/28", "20261128", "today",
-                            " 2026-11-28", "2026-11-28 ", "2026-11-28T00:00",
-                            "");
+                            "1900-02-29", "0000-01-01", "26-11-28", "2026-1-5",
+                            "2026/11/28", "20261128", "today", " 2026-11-28",
+                            "2026-11-28 ", "2026-11-28T00:00", "");
   SECTION("--business-date")
   {
     auto const o = outcome(
@@ -223,15 +222,14 @@ TEST_CASE("cli: is_plain_decimal is -?digits[.digits]", "[unit][cli]")
   using loader::cli::is_plain_decimal;
   for (auto const *good : {"0", "12", "4200.00", "-12.5", "-0", "007.10"})
     CHECK(is_plain_decimal(good));
-  for (auto const *bad : {"", "-", ".", "1e3", "1E3", "NaN", "nan", "inf",
-                          "Infinity", " 12", "12 ", "+5", "1,000.00",
-                          "12.", ".5", "-.5", "1.2.3", "--1", "0x10",
-                          "1_000", "١٢"})
+  for (auto const *bad :
+       {"",    "-",        ".",     "1e3", "1E3",  "NaN",      "nan",
+        "inf", "Infinity", " 12",   "12 ", "+5",   "1,000.00", "12.",
+        ".5",  "-.5",      "1.2.3", "--1", "0x10", "1_000",    "١٢"})
     CHECK_FALSE(is_plain_decimal(bad));
 }
 
-TEST_CASE("cli: bad source add values are configuration errors",
-          "[unit][cli]")
+TEST_CASE("cli: bad source add values are configuration errors", "[unit][cli]")
 {
   SECTION("--policy not one of the two names")
   {
@@ -247,16 +245,16 @@ TEST_CASE("cli: bad source add values are configuration errors",
     for (auto const *bad : {"1.5", "1.01", "2", "-0.1", "-0", "abc", "1e-1",
                             "5%", ".5", " 0.1", "", "10"})
     {
-      auto const o =
-        outcome({"source", "add", "a", "--max-rejected-share", bad});
+      auto const o = outcome(
+        {"source", "add", "a", "--max-rejected-share", bad});
       CHECK_THAT(o, StartsWith("config: "));
       CHECK_THAT(o, Contains("--max-rejected-share"));
     }
   }
   SECTION("--max-rejected-share at and within the bounds")
   {
-    for (auto const *good : {"0", "0.0", "0.05", "0.999", "1", "1.000",
-                             "00.5"})
+    for (auto const *good :
+         {"0", "0.0", "0.05", "0.999", "1", "1.000", "00.5"})
       CHECK(outcome({"source", "add", "a", "--max-rejected-share", good}) ==
             "ok");
   }
@@ -270,8 +268,8 @@ TEST_CASE("cli: bad load values are configuration errors", "[unit][cli]")
 {
   SECTION("--expect-count negative or not an integer")
   {
-    for (auto const *bad : {"-1", "1.5", "abc", "1e3", "+3", " 3", "",
-                            "99999999999999999999"})
+    for (auto const *bad :
+         {"-1", "1.5", "abc", "1e3", "+3", " 3", "", "99999999999999999999"})
     {
       auto const o = outcome(
         load_with({"--expect-count", bad, "--expect-total", "1.00"}));
@@ -282,11 +280,11 @@ TEST_CASE("cli: bad load values are configuration errors", "[unit][cli]")
   }
   SECTION("--expect-total not a plain decimal")
   {
-    for (auto const *bad : {"1e3", "NaN", " 12", "+5", "1,000.00", "12.",
-                            ".5", "", "4200.00 EUR"})
+    for (auto const *bad : {"1e3", "NaN", " 12", "+5", "1,000.00", "12.", ".5",
+                            "", "4200.00 EUR"})
     {
-      auto const o =
-        outcome(load_with({"--expect-count", "1", "--expect-total", bad}));
+      auto const o = outcome(
+        load_with({"--expect-count", "1", "--expect-total", bad}));
       CHECK_THAT(o, StartsWith("config: "));
       CHECK_THAT(o, Contains("--expect-total"));
       CHECK_THAT(o, Contains(std::string{"'"} + bad + "'"));
@@ -345,8 +343,8 @@ TEST_CASE("cli: bad status and global values are configuration errors",
 {
   SECTION("--batch not a positive integer")
   {
-    for (auto const *bad : {"0", "-1", "1.5", "abc", "+1", "1e3", "",
-                            "99999999999999999999"})
+    for (auto const *bad :
+         {"0", "-1", "1.5", "abc", "+1", "1e3", "", "99999999999999999999"})
     {
       auto const o = outcome({"status", "--batch", bad});
       CHECK_THAT(o, StartsWith("config: "));

@@ -148,8 +148,7 @@ TEST_CASE("completion: every command and option of the table is offered",
              !Contains("__reference"));
 }
 
-TEST_CASE("__reference is hidden and prints a generated text",
-          "[unit][cli]")
+TEST_CASE("__reference is hidden and prints a generated text", "[unit][cli]")
 {
   auto const r = parse({"__reference", "exit-codes"});
   CHECK(r.command == nullptr);

@@ -33,9 +33,9 @@ std::vector<char const *> load_with(std::string const &config,
 {
   static std::string keep;
   keep = config;
-  std::vector<char const *> a{"--config", keep.c_str(), "load", "--source",
-                              "acme-erp", "--business-date", "2026-11-28",
-                              "--input", "in.csv"};
+  std::vector<char const *> a{"--config",   keep.c_str(), "load",
+                              "--source",   "acme-erp",   "--business-date",
+                              "2026-11-28", "--input",    "in.csv"};
   a.insert(a.end(), extra.begin(), extra.end());
   return a;
 }
@@ -104,10 +104,13 @@ TEST_CASE("config file: refused unless private to the user", "[unit][config]")
 TEST_CASE("config file: a switch is true or false", "[unit][config]")
 {
   TempFile const on{"[load]\ndry-run = true\n"};
-  CHECK(parse(load_with(on.path)).options_as<loader::flows::LoadRequest>().dry_run);
+  CHECK(parse(load_with(on.path))
+          .options_as<loader::flows::LoadRequest>()
+          .dry_run);
   TempFile const off{"[load]\ndry-run = false\n"};
-  CHECK_FALSE(
-    parse(load_with(off.path)).options_as<loader::flows::LoadRequest>().dry_run);
+  CHECK_FALSE(parse(load_with(off.path))
+                .options_as<loader::flows::LoadRequest>()
+                .dry_run);
   TempFile const bad{"[load]\ndry-run = maybe\n"};
   CHECK_THROWS_AS(parse(load_with(bad.path)), LoaderError);
 }

@@ -61,13 +61,11 @@ TEST_CASE("copy_binary: NULL, integers, bytes", "[unit][copy_binary]")
   CHECK(field([](cb::Writer &o) { o.null(); }) == "ff ff ff ff");
   CHECK(field([](cb::Writer &o) { o.int8(42); }) ==
         "00 00 00 08 00 00 00 00 00 00 00 2a");
-  CHECK(field([](cb::Writer &o) {
-          o.int8(0x0102030405060708);
-        }) == "00 00 00 08 01 02 03 04 05 06 07 08");
+  CHECK(field([](cb::Writer &o) { o.int8(0x0102030405060708); }) ==
+        "00 00 00 08 01 02 03 04 05 06 07 08");
   CHECK(field([](cb::Writer &o) { o.int8(-2); }) ==
         "00 00 00 08 ff ff ff ff ff ff ff fe");
-  CHECK(field([](cb::Writer &o) { o.int4(0); }) ==
-        "00 00 00 04 00 00 00 00");
+  CHECK(field([](cb::Writer &o) { o.int4(0); }) == "00 00 00 04 00 00 00 00");
   CHECK(field([](cb::Writer &o) { o.int4(2147483647); }) ==
         "00 00 00 04 7f ff ff ff");
   CHECK(field([](cb::Writer &o) { o.int4(1 << 26); }) ==
@@ -75,18 +73,15 @@ TEST_CASE("copy_binary: NULL, integers, bytes", "[unit][copy_binary]")
   // Texts are their bytes: nothing escaped, UTF-8 as it is.
   CHECK(field([](cb::Writer &o) { o.bytes("a\t\\N\n"); }) ==
         "00 00 00 05 61 09 5c 4e 0a");
-  CHECK(field([](cb::Writer &o) {
-          o.bytes("Z\xC3\xBC");
-        }) == "00 00 00 03 5a c3 bc");
-  CHECK(field([](cb::Writer &o) { o.bytes(""); }) ==
-        "00 00 00 00");
+  CHECK(field([](cb::Writer &o) { o.bytes("Z\xC3\xBC"); }) ==
+        "00 00 00 03 5a c3 bc");
+  CHECK(field([](cb::Writer &o) { o.bytes(""); }) == "00 00 00 00");
   CHECK(field([](cb::Writer &o) {
           o.bytes(std::string_view{"\0\xff", 2});
         }) == "00 00 00 02 00 ff");
 }
 
-TEST_CASE("copy_binary: dates are days from 2000-01-01",
-          "[unit][copy_binary]")
+TEST_CASE("copy_binary: dates are days from 2000-01-01", "[unit][copy_binary]")
 {
   CHECK(cb::days_since_2000("2000-01-01") == 0);
   CHECK(cb::days_since_2000("1999-12-31") == -1);
@@ -165,7 +160,8 @@ TEST_CASE("copy_binary: numerics as numeric_recv reads them",
 }
 
 TEST_CASE("copy_binary: the writer appends, grows past its hint and cuts "
-          "what it did not use", "[unit][copy_binary]")
+          "what it did not use",
+          "[unit][copy_binary]")
 {
   std::string out{"before"};
   std::string const big(100000, 'x');
@@ -191,16 +187,19 @@ TEST_CASE("copy_binary: a text[] as array_recv reads it",
           "[unit][copy_binary]")
 {
   using loader::io::Field;
-  Field const elements[]{{"a", false}, {"", true}, {"", false}, {"\xC3\xBC", false}};
+  Field const elements[]{
+    {"a", false}, {"", true}, {"", false}, {"\xC3\xBC", false}};
   std::string out;
   cb::Writer{out}.text_array(elements, 4);
   // length 39: ndim 1, flags 1 (a NULL), element type 25 (text), 4
   // elements from 1; then "a", NULL, "", "\xC3\xBC".  The bytes of
   // array_send(array['a', null, '', 'ü']::text[]) after the length.
-  CHECK(hex(out) == "00 00 00 27 00 00 00 01 00 00 00 01 00 00 00 19 "
-                    "00 00 00 04 00 00 00 01 "
-                    "00 00 00 01 61 ff ff ff ff 00 00 00 00 00 00 00 02 c3 bc");
-  auto const read = copy_test::read_text_array(std::string_view{out}.substr(4));
+  CHECK(hex(out) ==
+        "00 00 00 27 00 00 00 01 00 00 00 01 00 00 00 19 "
+        "00 00 00 04 00 00 00 01 "
+        "00 00 00 01 61 ff ff ff ff 00 00 00 00 00 00 00 02 c3 bc");
+  auto const read = copy_test::read_text_array(
+    std::string_view{out}.substr(4));
   REQUIRE(read.size() == 4);
   CHECK(*read[0] == "a");
   CHECK_FALSE(read[1]);
@@ -212,8 +211,10 @@ TEST_CASE("copy_binary: a text[] as array_recv reads it",
     Field const two[]{{"x", false}, {"yz", false}};
     out.clear();
     cb::Writer{out}.text_array(two, 2);
-    CHECK(hex(out) == "00 00 00 1f 00 00 00 01 00 00 00 00 00 00 00 19 "
-                      "00 00 00 02 00 00 00 01 00 00 00 01 78 00 00 00 02 79 7a");
-    CHECK(copy_test::read_text_array(std::string_view{out}.substr(4)).size() == 2);
+    CHECK(hex(out) ==
+          "00 00 00 1f 00 00 00 01 00 00 00 00 00 00 00 19 "
+          "00 00 00 02 00 00 00 01 00 00 00 01 78 00 00 00 02 79 7a");
+    CHECK(copy_test::read_text_array(std::string_view{out}.substr(4)).size() ==
+          2);
   }
 }

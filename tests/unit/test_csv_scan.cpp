@@ -53,7 +53,12 @@ private:
   Result &m_r;
 };
 
-enum class Chunking { whole, byte_by_byte, random };
+enum class Chunking
+{
+  whole,
+  byte_by_byte,
+  random
+};
 
 Result run(std::string_view input, Chunking how, CsvLimits limits = {},
            std::uint32_t seed = 1)
@@ -66,8 +71,10 @@ Result run(std::string_view input, Chunking how, CsvLimits limits = {},
   while (pos < input.size())
   {
     std::size_t n = input.size() - pos;
-    if (how == Chunking::byte_by_byte) n = 1;
-    else if (how == Chunking::random) n = std::min(n, std::size_t{rng() % 9});
+    if (how == Chunking::byte_by_byte)
+      n = 1;
+    else if (how == Chunking::random)
+      n = std::min(n, std::size_t{rng() % 9});
     // Copy each chunk, so a scanner that keeps pointers into an old chunk
     // reads garbage instead of the right bytes by luck.
     std::string const chunk{input.substr(pos, n)};
@@ -89,8 +96,10 @@ std::string printable(std::string_view s)
   for (char const ch : s)
   {
     auto const c = static_cast<unsigned char>(ch);
-    if (c >= 0x20 and c < 0x7f and c != '\\') out.push_back(ch);
-    else out += "\\" + std::to_string(c) + ";";
+    if (c >= 0x20 and c < 0x7f and c != '\\')
+      out.push_back(ch);
+    else
+      out += "\\" + std::to_string(c) + ";";
   }
   return out;
 }
@@ -274,7 +283,8 @@ TEST_CASE("csv_scan: strips a leading BOM and records it", "[unit][csv_scan]")
 {
   SECTION("BOM before the header")
   {
-    auto const r = scan("\xEF\xBB\xBF" "a,b\n1,2\n");
+    auto const r = scan("\xEF\xBB\xBF"
+                        "a,b\n1,2\n");
     check_ok(r);
     CHECK(r.bom);
     CHECK(r.header == Names{"a", "b"});
@@ -296,10 +306,12 @@ TEST_CASE("csv_scan: strips a leading BOM and records it", "[unit][csv_scan]")
   }
   SECTION("only the first BOM is stripped")
   {
-    auto const r = scan("\xEF\xBB\xBF\xEF\xBB\xBF" "a\n1\n");
+    auto const r = scan("\xEF\xBB\xBF\xEF\xBB\xBF"
+                        "a\n1\n");
     check_ok(r);
     CHECK(r.bom);
-    CHECK(r.header == Names{"\xEF\xBB\xBF" "a"});
+    CHECK(r.header == Names{"\xEF\xBB\xBF"
+                            "a"});
   }
   SECTION("a BOM prefix that turns into another character is data")
   {
@@ -311,7 +323,9 @@ TEST_CASE("csv_scan: strips a leading BOM and records it", "[unit][csv_scan]")
   }
   SECTION("a cut BOM prefix is invalid UTF-8 in the header")
   {
-    check_issue(scan("\xEF\xBB" "a\n"), "csv.encoding", 0);
+    check_issue(scan("\xEF\xBB"
+                     "a\n"),
+                "csv.encoding", 0);
     check_issue(scan("\xEF"), "csv.encoding", 0);
     check_issue(scan("\xEF\xBB"), "csv.encoding", 0);
   }
@@ -394,8 +408,7 @@ TEST_CASE("csv_scan: rejects stray and unterminated quotes",
   {
     auto const r = scan("a,b\n1,2\n3,\"open\n4,5\n");
     check_issue(r, "csv.quoting", 2);
-    CHECK(r.issue->detail ==
-          "unterminated quoted field starting in record 2");
+    CHECK(r.issue->detail == "unterminated quoted field starting in record 2");
     CHECK(r.records == Records{{1, "1,2"}});
   }
   SECTION("a quoted field that ends in an escaped quote is unterminated")
@@ -626,21 +639,21 @@ TEST_CASE("csv_scan: rejects invalid UTF-8 naming the record",
     "\xF8\x88\x80\x80\x80",
     "\xFE",
     "\xFF",
-    "\x80",             // stray continuation
+    "\x80", // stray continuation
     "\xBF",
-    "\xC3",             // truncated: followed by ASCII
+    "\xC3", // truncated: followed by ASCII
     "\xE2\x82",
     "\xF0\x9F\x98",
-    "\xC3\xC3\xA9",     // lead byte where a continuation belongs
-    "caf\xE9",          // Latin-1
+    "\xC3\xC3\xA9", // lead byte where a continuation belongs
+    "caf\xE9",      // Latin-1
   };
   for (std::size_t k = 0; k < bad.size(); ++k)
   {
     CAPTURE(k, printable(bad[k]));
     SECTION("in a record " + std::to_string(k))
     {
-      check_issue(scan("a,b\n1,2\nx" + bad[k] + "y,2\n3,4\n"),
-                  "csv.encoding", 2);
+      check_issue(scan("a,b\n1,2\nx" + bad[k] + "y,2\n3,4\n"), "csv.encoding",
+                  2);
     }
   }
   SECTION("in the header")
@@ -694,8 +707,8 @@ TEST_CASE("csv_scan: rejects a line that is only \\. (COPY end marker)",
   }
   SECTION("lines that only resemble it are data")
   {
-    auto const r =
-      scan("a\n\\.x\nx\\.\n \\.\n\\\\.\n\\\n.\n\"\\.\"\n\\.\r\"\"\n");
+    auto const r = scan(
+      "a\n\\.x\nx\\.\n \\.\n\\\\.\n\\\n.\n\"\\.\"\n\\.\r\"\"\n");
     INFO(describe(r));
     // The last line is "\.", CR, quotes: a bare CR, not an end marker.
     check_issue(r, "csv.line_endings", 8);
@@ -731,8 +744,8 @@ TEST_CASE("csv_scan: rejects a record longer than max_record_bytes",
   {
     // '"12', LF, '""567"': ten bytes.
     check_ok(scan("a\n\"12\n\"\"567\"\n", limits));
-    check_issue(scan("a\n\"12\n\"\"5678\"\n", limits),
-                "csv.record_too_long", 1);
+    check_issue(scan("a\n\"12\n\"\"5678\"\n", limits), "csv.record_too_long",
+                1);
   }
   SECTION("the header counts too")
   {
@@ -802,7 +815,8 @@ TEST_CASE("csv_scan: gives the same result for every split of the input",
           "[unit][csv_scan]")
 {
   std::vector<std::string> const inputs = {
-    "\xEF\xBB\xBF" "a,b\r\n\"x\r\ny\",\xE2\x82\xAC\r\n\"\"\"\",\r\n3,4",
+    "\xEF\xBB\xBF"
+    "a,b\r\n\"x\r\ny\",\xE2\x82\xAC\r\n\"\"\"\",\r\n3,4",
     "a,b\n1,\"2\n\\.\n\"\n",
     "a,b\n1,2\n3,\xF0\x9F\x98\x80\n5,\xF0\x9F\x98\n",
     "a\r\n1\r\n2\n",
@@ -839,8 +853,10 @@ TEST_CASE("csv_scan: random inputs scan alike in any chunking",
   // Inputs drawn from the bytes the scanner cares about; every chunking
   // must give the same records and the same first problem.
   std::vector<std::string> const alphabet = {
-    "a", "b", ",", "\"", "\"\"", "\n", "\r\n", "\r", "\\", ".", "\n\\.",
-    "\xC3\xA9", "\xC3", "\xA9", "\xEF\xBB\xBF", "\xE2\x82\xAC"};
+    "a",           "b",        ",",    "\"",   "\"\"",
+    "\n",          "\r\n",     "\r",   "\\",   ".",
+    "\n\\.",       "\xC3\xA9", "\xC3", "\xA9", "\xEF\xBB\xBF",
+    "\xE2\x82\xAC"};
   std::mt19937 rng{4180};
   CsvLimits limits;
   limits.max_record_bytes = 24;

@@ -12,10 +12,10 @@
 #include "core/errors.hpp"
 #include "db/session.hpp"
 
-using loader::ErrorKind;
-using loader::LoaderError;
 using loader::classify_sqlstate;
+using loader::ErrorKind;
 using loader::exit_code_of;
+using loader::LoaderError;
 
 namespace
 {
@@ -48,8 +48,8 @@ TEST_CASE("classify_sqlstate: server states map to the contract's classes",
   SECTION("lost connections, serialization failures and lock waits are "
           "transient")
   {
-    for (char const *s : {"08000", "08001", "08003", "08006", "40001",
-                          "40P01", "55P03", "57P01", "57P03", "53300"})
+    for (char const *s : {"08000", "08001", "08003", "08006", "40001", "40P01",
+                          "55P03", "57P01", "57P03", "53300"})
       CHECK(classify_sqlstate(s) == ErrorKind::transient);
   }
   SECTION("a protocol violation is a bug, not a lost connection")
@@ -131,8 +131,8 @@ TEST_CASE("rethrow_classified: libpqxx 6.4 exception types are classified",
   }
   SECTION("a server error keeps its SQLSTATE and the context")
   {
-    LoaderError const e{classified(
-      pqxx::sql_error{"unknown source", "select 1", "IV301"})};
+    LoaderError const e{
+      classified(pqxx::sql_error{"unknown source", "select 1", "IV301"})};
     CHECK(e.kind == ErrorKind::config);
     CHECK(e.sqlstate == "IV301");
     CHECK(std::string{e.what()}.find("testing: ") == 0);
@@ -146,7 +146,8 @@ TEST_CASE("rethrow_classified: libpqxx 6.4 exception types are classified",
 }
 
 TEST_CASE("sqlstates_in: the SQLSTATEs libpq writes at PQERRORS_VERBOSE, "
-          "whatever the server's language", "[unit][db-errors]")
+          "whatever the server's language",
+          "[unit][db-errors]")
 {
   using loader::db::sqlstates_in;
   // As libpq 15 prints them (measured against a server with
@@ -156,15 +157,17 @@ TEST_CASE("sqlstates_in: the SQLSTATEs libpq writes at PQERRORS_VERBOSE, "
                      "Benutzer »alice« fehlgeschlagen\nLOCATION:  "
                      "auth_failed, auth.c:334\n") ==
         std::vector<std::string>{"28P01"});
-  CHECK(sqlstates_in("connection to server at \"a\" (10.0.0.1), port 5432 "
-                     "failed: FATAL:  57P03: das Datenbanksystem startet\n"
-                     "connection to server at \"b\" (10.0.0.2), port 5432 "
-                     "failed: FATAL:  3D000: Datenbank »x« existiert nicht\n")
-        == std::vector<std::string>{"57P03", "3D000"});
+  CHECK(
+    sqlstates_in("connection to server at \"a\" (10.0.0.1), port 5432 "
+                 "failed: FATAL:  57P03: das Datenbanksystem startet\n"
+                 "connection to server at \"b\" (10.0.0.2), port 5432 "
+                 "failed: FATAL:  3D000: Datenbank »x« existiert nicht\n") ==
+    std::vector<std::string>{"57P03", "3D000"});
   // Client-side failures carry none.
   CHECK(sqlstates_in("connection to server on socket \"/nonexistent/.s.PGSQL"
                      ".5432\" failed: No such file or directory\n\tIs the "
-                     "server running locally?\n").empty());
+                     "server running locally?\n")
+          .empty());
   CHECK(sqlstates_in("fe_sendauth: no password supplied\n").empty());
   // Not a code: lower case, too short, no colon after it.
   CHECK(sqlstates_in("FATAL:  abcde: x").empty());
@@ -182,7 +185,8 @@ TEST_CASE("without_location_lines: server source positions are dropped",
 }
 
 TEST_CASE("kind_of_connect_failure: decided from libpq's structure, not its "
-          "wording", "[unit][db-errors]")
+          "wording",
+          "[unit][db-errors]")
 {
   using loader::db::ConnectFailure;
   using loader::db::kind_of_connect_failure;
@@ -243,7 +247,8 @@ TEST_CASE("kind_of_connect_failure: decided from libpq's structure, not its "
 }
 
 TEST_CASE("connection_defaults: keepalives and timeouts unless the "
-          "environment sets them", "[unit][db-errors]")
+          "environment sets them",
+          "[unit][db-errors]")
 {
   using loader::db::connection_defaults;
   auto const find = [](auto const &pairs, std::string const &key) {
@@ -251,9 +256,8 @@ TEST_CASE("connection_defaults: keepalives and timeouts unless the "
       if (k == key) return std::optional<std::string>{v};
     return std::optional<std::string>{};
   };
-  auto const none = connection_defaults([](char const *) -> char const * {
-    return nullptr;
-  });
+  auto const none = connection_defaults(
+    [](char const *) -> char const * { return nullptr; });
   CHECK(find(none, "keepalives") == "1");
   CHECK(find(none, "keepalives_idle") == "30");
   CHECK(find(none, "keepalives_interval") == "10");
@@ -268,7 +272,8 @@ TEST_CASE("connection_defaults: keepalives and timeouts unless the "
 }
 
 TEST_CASE("connect: a malformed DSN or an unknown service is configuration, "
-          "found without contacting a server", "[unit][db-errors]")
+          "found without contacting a server",
+          "[unit][db-errors]")
 {
   // host=/nonexistent-dir: were a connection attempted it would fail as
   // transient (no socket), so config proves none was.
@@ -304,7 +309,8 @@ TEST_CASE("connect: no server there is transient", "[unit][db-errors]")
 }
 
 TEST_CASE("statement_timeout_for: the remaining budget, or the server's "
-          "shorter setting", "[unit][db-errors]")
+          "shorter setting",
+          "[unit][db-errors]")
 {
   using loader::db::statement_timeout_for;
   using ms = std::chrono::milliseconds;

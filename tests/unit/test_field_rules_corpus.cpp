@@ -83,8 +83,8 @@ public:
       if ((v.failed & bit_of(rule_at(k))) != 0)
         d.rules.emplace(code_of(rule_at(k)));
     if (v.failed == 0)
-      d.canonical =
-        v.revision + " " + v.net_text + " " + v.tax_text + " " + v.gross_text;
+      d.canonical = v.revision + " " + v.net_text + " " + v.tax_text + " " +
+                    v.gross_text;
     m_out[record_no] = d;
   }
 

@@ -40,7 +40,8 @@ TEST_CASE("read_small_file: a manifest must be UTF-8 text without NUL bytes",
   ErrorKind kind = ErrorKind::internal;
   SECTION("UTF-8 text is read whole")
   {
-    std::string const text{"{\"note\": \"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"}\n"};
+    std::string const text{
+      "{\"note\": \"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"}\n"};
     TempFile f{text};
     CHECK(read_small_file(f.path, 1 << 20) == text);
   }

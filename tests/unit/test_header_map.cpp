@@ -46,9 +46,9 @@ void check_positions(HeaderMapping const &m, Names const &names)
   {
     CAPTURE(c);
     auto const at = std::find(names.begin(), names.end(), c);
-    std::size_t const want =
-      at == names.end() ? absent_column
-                        : static_cast<std::size_t>(at - names.begin());
+    std::size_t const want = at == names.end()
+                               ? absent_column
+                               : static_cast<std::size_t>(at - names.begin());
     CHECK(position_of(m, c) == want);
   }
 }
@@ -111,8 +111,8 @@ TEST_CASE("header_map: maps the columns by name in any order",
   }
   SECTION("optional columns may be absent")
   {
-    Names const names =
-      without(without(contract_names(), "due_date"), "description");
+    Names const names = without(without(contract_names(), "due_date"),
+                                "description");
     auto const m = map_header(names, false);
     CHECK(m.ok());
     CHECK(m.columns == names);
@@ -123,8 +123,7 @@ TEST_CASE("header_map: maps the columns by name in any order",
   }
 }
 
-TEST_CASE("header_map: reports missing required columns",
-          "[unit][header_map]")
+TEST_CASE("header_map: reports missing required columns", "[unit][header_map]")
 {
   SECTION("one")
   {
@@ -142,8 +141,7 @@ TEST_CASE("header_map: reports missing required columns",
     std::reverse(names.begin(), names.end());
     auto const m = map_header(names, false);
     CHECK(m.missing_required == Names{"invoice_number", "tax_amount"});
-    CHECK(m.detail() ==
-          "missing required columns invoice_number, tax_amount");
+    CHECK(m.detail() == "missing required columns invoice_number, tax_amount");
   }
   SECTION("an empty header misses every required column")
   {
@@ -277,8 +275,7 @@ TEST_CASE("header_map: names every problem, the first one deciding the rule",
   }
 }
 
-TEST_CASE("header_map: shows names from the file safely",
-          "[unit][header_map]")
+TEST_CASE("header_map: shows names from the file safely", "[unit][header_map]")
 {
   Names names = contract_names();
   names.push_back("bad\nname\x1b[31m");

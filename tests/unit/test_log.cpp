@@ -74,8 +74,10 @@ public:
   }
   ~ScopedTz()
   {
-    if (m_old) ::setenv("TZ", m_old->c_str(), 1);
-    else ::unsetenv("TZ");
+    if (m_old)
+      ::setenv("TZ", m_old->c_str(), 1);
+    else
+      ::unsetenv("TZ");
     ::tzset();
   }
   ScopedTz(ScopedTz const &) = delete;
@@ -149,9 +151,8 @@ TEST_CASE("log: JSON lines are one object with fixed keys first",
 
   SECTION("keys, order and lower-case level")
   {
-    auto const line =
-      log.format_line(LogLevel::warn, "retrying",
-                      {{"attempt", "2"}, {"sqlstate", "40001"}});
+    auto const line = log.format_line(
+      LogLevel::warn, "retrying", {{"attempt", "2"}, {"sqlstate", "40001"}});
     INFO(line);
     CHECK(matches(line, R"(\{"ts":")" + ts +
                           R"(","level":"warn","run_id":"run-1",)"
@@ -208,7 +209,8 @@ TEST_CASE("log: json_quote escapes what JSON requires", "[unit][log]")
   }
   SECTION("invalid UTF-8 becomes U+FFFD, so the line stays valid JSON")
   {
-    CHECK(json_quote("a\xFF" "b") == R"("a\ufffdb")");
+    CHECK(json_quote("a\xFF"
+                     "b") == R"("a\ufffdb")");
     CHECK(json_quote("\xC3") == R"("\ufffd")");
     CHECK(json_quote("\xC0\xAF") == R"("\ufffd\ufffd")");
     CHECK(json_quote("\xED\xA0\x80") == R"("\ufffd\ufffd\ufffd")");
@@ -230,6 +232,6 @@ TEST_CASE("log: new_run_id returns random version-4 UUIDs", "[unit][log]")
   CHECK(seen.size() == 200);
 
   Logger const log{new_run_id(), LogFormat::text, LogLevel::info};
-  CHECK(log.format_line(LogLevel::info, "m", {}).find(
-          "run=" + log.run_id() + " ") != std::string::npos);
+  CHECK(log.format_line(LogLevel::info, "m", {})
+          .find("run=" + log.run_id() + " ") != std::string::npos);
 }

@@ -52,14 +52,15 @@ TEST_CASE("log: JSON lines carry typed values and the run's context",
           "[unit][messages]")
 {
   Logger const base{"run-1", LogFormat::json, LogLevel::debug};
-  Logger const log =
-    base.with({{"source", "acme-erp"}, {"business_date", "2026-11-28"}});
+  Logger const log = base.with(
+    {{"source", "acme-erp"}, {"business_date", "2026-11-28"}});
   auto const line = log.format_line(
     LogLevel::info, "batch published",
     {{"batch", 7},
      {"duration_ms", 1234LL},
      {"ok", true},
-     {"counts", LogValue::json(R"({"records": 20, "accepted_gross": 4200.00})")}});
+     {"counts",
+      LogValue::json(R"({"records": 20, "accepted_gross": 4200.00})")}});
   INFO(line);
   auto const j = nlohmann::json::parse(line);
   CHECK(j["batch"].is_number_integer());

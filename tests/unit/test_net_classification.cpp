@@ -12,10 +12,10 @@
 #include "core/errors.hpp"
 #include "net/transport.hpp"
 
-using loader::ErrorKind;
 using loader::classify_curl;
 using loader::classify_http_status;
 using loader::classify_smtp_reply;
+using loader::ErrorKind;
 using loader::exit_code_of;
 using loader::is_not_delivered_curl;
 using loader::is_not_delivered_http;
@@ -40,8 +40,8 @@ TEST_CASE("classify_curl: network and server trouble is transient",
 TEST_CASE("classify_curl: a missing remote file is not delivered yet",
           "[unit][net]")
 {
-  auto const code =
-    GENERATE(CURLE_REMOTE_FILE_NOT_FOUND, CURLE_FILE_COULDNT_READ_FILE);
+  auto const code = GENERATE(CURLE_REMOTE_FILE_NOT_FOUND,
+                             CURLE_FILE_COULDNT_READ_FILE);
   CAPTURE(code);
   CHECK(classify_curl(code) == ErrorKind::transient);
   CHECK(is_not_delivered_curl(code));
@@ -111,8 +111,8 @@ TEST_CASE("classify_http_status: the contract's table", "[unit][net]")
   }
   SECTION("other 4xx and unfollowed 3xx are configuration errors")
   {
-    auto const s = GENERATE(400, 405, 406, 409, 411, 413, 414, 415, 418,
-                            422, 451, 300, 301, 302, 304, 307, 308);
+    auto const s = GENERATE(400, 405, 406, 409, 411, 413, 414, 415, 418, 422,
+                            451, 300, 301, 302, 304, 307, 308);
     CAPTURE(s);
     CHECK(classify_http_status(s) == ErrorKind::config);
     CHECK_FALSE(is_not_delivered_http(s));
@@ -234,9 +234,9 @@ TEST_CASE("expand_feed_template: every {date} becomes the business date",
           "[unit][net]")
 {
   using loader::net::expand_feed_template;
-  CHECK(expand_feed_template("https://x.example/acme/{date}.csv",
-                             "2026-11-30") ==
-        "https://x.example/acme/2026-11-30.csv");
+  CHECK(
+    expand_feed_template("https://x.example/acme/{date}.csv", "2026-11-30") ==
+    "https://x.example/acme/2026-11-30.csv");
   CHECK(expand_feed_template("https://x.example/{date}/inv-{date}.csv",
                              "2026-11-30") ==
         "https://x.example/2026-11-30/inv-2026-11-30.csv");

@@ -98,8 +98,8 @@ public:
     std::vector<char *> argv;
     for (auto &a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
-    int const rc =
-      ::posix_spawnp(&m_pid, "python3", &fa, nullptr, argv.data(), environ);
+    int const rc = ::posix_spawnp(&m_pid, "python3", &fa, nullptr, argv.data(),
+                                  environ);
     posix_spawn_file_actions_destroy(&fa);
     ::close(fds[1]);
     if (rc != 0)
@@ -136,8 +136,8 @@ public:
   explicit Http(std::string const &script = "{}", bool tls = false,
                 std::string const &tls_dir = {}) :
           m_server{args(script, tls, tls_dir)},
-          m_base{std::string{tls ? "https" : "http"} + "://127.0.0.1:" +
-                 std::to_string(m_server.port())}
+          m_base{std::string{tls ? "https" : "http"} +
+                 "://127.0.0.1:" + std::to_string(m_server.port())}
   {}
   fs::path const &root() const { return m_root.path; }
   std::string url(std::string const &path) const { return m_base + path; }
@@ -223,9 +223,9 @@ TEST_CASE("download: a 503 throws transient after one request; the caller "
   for (int call = 1; call <= 2; ++call)
   {
     CAPTURE(call);
-    auto const e = transport_error(
-      [&] { loader::net::download(http.url("/day3.csv"), spool.path,
-                                  quick()); });
+    auto const e = transport_error([&] {
+      loader::net::download(http.url("/day3.csv"), spool.path, quick());
+    });
     CHECK(e.kind == ErrorKind::transient);
     CHECK(e.http_status == 503);
     CHECK_FALSE(e.not_delivered);
@@ -233,8 +233,8 @@ TEST_CASE("download: a 503 throws transient after one request; the caller "
     CHECK(http.count("/day3.csv") == call);
     CHECK(spool_files(spool.path).empty());
   }
-  auto const d =
-    loader::net::download(http.url("/day3.csv"), spool.path, quick());
+  auto const d = loader::net::download(http.url("/day3.csv"), spool.path,
+                                       quick());
   CHECK(http.count("/day3.csv") == 3);
   CHECK(d.http_status == 200);
   CHECK(d.sha256 == sha256_of(day));
@@ -258,8 +258,8 @@ TEST_CASE("download: a body cut in the middle is transient and leaves no "
   CHECK(spool_files(spool.path).empty());
   CHECK(http.count("/day.csv") == 1);
 
-  auto const d =
-    loader::net::download(http.url("/day.csv"), spool.path, quick());
+  auto const d = loader::net::download(http.url("/day.csv"), spool.path,
+                                       quick());
   CHECK(d.sha256 == sha256_of(day));
   CHECK(read_file(d.path) == day);
 }
@@ -270,15 +270,15 @@ TEST_CASE("download: a changed file gets a new hash; an unchanged one a 304",
   Http http;
   write_file(http.root() / "day.csv", day);
   TempDir spool;
-  auto const first =
-    loader::net::download(http.url("/day.csv"), spool.path, quick());
+  auto const first = loader::net::download(http.url("/day.csv"), spool.path,
+                                           quick());
   CHECK_FALSE(first.etag.empty());
   CHECK_FALSE(first.last_modified.empty());
 
   SECTION("unchanged: 304, no body, the earlier file")
   {
-    auto const again =
-      loader::net::download(http.url("/day.csv"), spool.path, quick());
+    auto const again = loader::net::download(http.url("/day.csv"), spool.path,
+                                             quick());
     CHECK(again.not_modified);
     CHECK(again.http_status == 304);
     CHECK(again.sha256 == first.sha256);
@@ -294,8 +294,8 @@ TEST_CASE("download: a changed file gets a new hash; an unchanged one a 304",
   {
     std::string const v2 = day + "A-3,2026-11-30,30.00\n";
     write_file(http.root() / "day.csv", v2);
-    auto const second =
-      loader::net::download(http.url("/day.csv"), spool.path, quick());
+    auto const second = loader::net::download(http.url("/day.csv"), spool.path,
+                                              quick());
     CHECK_FALSE(second.not_modified);
     CHECK(second.sha256 == sha256_of(v2));
     CHECK(second.sha256 != first.sha256);
@@ -305,8 +305,8 @@ TEST_CASE("download: a changed file gets a new hash; an unchanged one a 304",
   SECTION("the spooled file gone: an unconditional GET")
   {
     fs::remove(first.path);
-    auto const again =
-      loader::net::download(http.url("/day.csv"), spool.path, quick());
+    auto const again = loader::net::download(http.url("/day.csv"), spool.path,
+                                             quick());
     CHECK_FALSE(again.not_modified);
     CHECK(again.http_status == 200);
     CHECK(read_file(again.path) == day);
@@ -326,8 +326,8 @@ TEST_CASE("download: a changed file gets a new hash; an unchanged one a 304",
     // sidecar naming it must still not make it an earlier download.
     fs::path const outside = spool.path.parent_path() / std::string(61, 'a');
     write_file(outside, "x");
-    auto const again =
-      loader::net::download(http.url("/day.csv"), spool.path, quick());
+    auto const again = loader::net::download(http.url("/day.csv"), spool.path,
+                                             quick());
     fs::remove(outside);
     CHECK(again.http_status == 200);
     CHECK(again.path == first.path);
@@ -338,8 +338,8 @@ TEST_CASE("download: a changed file gets a new hash; an unchanged one a 304",
   {
     auto o = quick();
     o.conditional = false;
-    auto const again =
-      loader::net::download(http.url("/day.csv"), spool.path, o);
+    auto const again = loader::net::download(http.url("/day.csv"), spool.path,
+                                             o);
     CHECK(again.http_status == 200);
     CHECK_FALSE(again.not_modified);
   }
@@ -389,9 +389,9 @@ TEST_CASE("download: 404 and 410 are not delivered yet", "[.http][net]")
   CHECK(missing.kind == ErrorKind::transient);
   CHECK(missing.not_delivered);
   CHECK(missing.http_status == 404);
-  auto const gone = transport_error(
-    [&] { loader::net::download(http.url("/gone.csv"), spool.path,
-                                quick()); });
+  auto const gone = transport_error([&] {
+    loader::net::download(http.url("/gone.csv"), spool.path, quick());
+  });
   CHECK(gone.not_delivered);
   CHECK(gone.http_status == 410);
   CHECK(spool_files(spool.path).empty());
@@ -507,8 +507,8 @@ TEST_CASE("download: credentials never reach a message or the debug lines",
   std::vector<std::string> lines;
   o.transfer.debug = [&](std::string_view l) { lines.emplace_back(l); };
   std::string const url = http.url("/day.csv");
-  std::string const with_user =
-    "http://feeduser:Sup3rSecret@" + url.substr(std::string{"http://"}.size());
+  std::string const with_user = "http://feeduser:Sup3rSecret@" +
+                                url.substr(std::string{"http://"}.size());
   auto const e = transport_error(
     [&] { loader::net::download(with_user, spool.path, o); });
   std::string const what = e.what();
@@ -687,16 +687,16 @@ TEST_CASE("download: redirects are followed a few times, never to a weaker "
           "[.http][net]")
 {
   std::string loop = R"({"/loop.csv": [)";
-  for (int i = 0; i < 8; ++i) loop += std::string{i ? "," : ""} +
-                                      R"("redirect:/loop.csv")";
+  for (int i = 0; i < 8; ++i)
+    loop += std::string{i ? "," : ""} + R"("redirect:/loop.csv")";
   loop += R"(], "/moved.csv": ["redirect:/day.csv"]})";
   Http http{loop};
   write_file(http.root() / "day.csv", day);
   TempDir spool;
   SECTION("one redirect: the target's body, its URL")
   {
-    auto const d =
-      loader::net::download(http.url("/moved.csv"), spool.path, quick());
+    auto const d = loader::net::download(http.url("/moved.csv"), spool.path,
+                                         quick());
     CHECK(d.sha256 == sha256_of(day));
     CHECK(d.url == http.url("/day.csv"));
     CHECK(http.count("/moved.csv") == 1);
@@ -704,9 +704,9 @@ TEST_CASE("download: redirects are followed a few times, never to a weaker "
   }
   SECTION("a loop: config after max_redirects + 1 requests")
   {
-    auto const e = transport_error(
-      [&] { loader::net::download(http.url("/loop.csv"), spool.path,
-                                  quick()); });
+    auto const e = transport_error([&] {
+      loader::net::download(http.url("/loop.csv"), spool.path, quick());
+    });
     CHECK(e.kind == ErrorKind::config);
     CHECK(e.curl_code == 47); // CURLE_TOO_MANY_REDIRECTS
     CHECK(http.count("/loop.csv") == 6);
@@ -763,8 +763,7 @@ TEST_CASE("download: progress is reported with the total", "[.http][net]")
   CHECK(last_total == static_cast<std::int64_t>(big.size()));
 }
 
-TEST_CASE("remove_stale_temporaries: only old .part- files go",
-          "[unit][net]")
+TEST_CASE("remove_stale_temporaries: only old .part- files go", "[unit][net]")
 {
   TempDir spool;
   write_file(spool.path / ".part-old", "x");
@@ -776,9 +775,9 @@ TEST_CASE("remove_stale_temporaries: only old .part- files go",
   fs::last_write_time(spool.path / std::string(64, 'a'), old);
   CHECK(loader::net::remove_stale_temporaries(spool.path.string(),
                                               std::chrono::hours{1}) == 1);
-  CHECK(spool_files(spool.path) ==
-        std::vector<std::string>{".part-new", std::string(64, 'a'),
-                                 "abc.meta"});
+  CHECK(
+    spool_files(spool.path) ==
+    std::vector<std::string>{".part-new", std::string(64, 'a'), "abc.meta"});
   CHECK(loader::net::remove_stale_temporaries(
           (spool.path / "missing").string(), std::chrono::hours{1}) == 0);
 }
@@ -969,8 +968,8 @@ TEST_CASE("send_mail: TLS required from a server without STARTTLS: not "
           "[.http][net]")
 {
   TempDir rec;
-  Server smtp{{tools_dir + "/smtp_server.py", "--record-dir",
-               rec.path.string()}};
+  Server smtp{
+    {tools_dir + "/smtp_server.py", "--record-dir", rec.path.string()}};
   loader::net::MailOptions o;
   o.require_tls = true;
   auto const r = loader::net::send_mail(

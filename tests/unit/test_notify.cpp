@@ -71,15 +71,13 @@ TEST_CASE("notify: a command line without a sink or with half a sink is "
   CHECK(kind_of({"notify", "--smtp-url", "smtp://127.0.0.1"}) == "usage");
   CHECK(kind_of({"notify", "--smtp-url", "smtp://127.0.0.1", "--mail-from",
                  "a@example.com"}) == "usage");
-  CHECK(kind_of({"notify", "--webhook-url", "http://127.0.0.1/h",
-                 "--mail-to", "a@example.com"}) == "usage");
-  CHECK(kind_of({"notify", "--webhook-url", "ftp://127.0.0.1/h"}) ==
-        "config");
+  CHECK(kind_of({"notify", "--webhook-url", "http://127.0.0.1/h", "--mail-to",
+                 "a@example.com"}) == "usage");
+  CHECK(kind_of({"notify", "--webhook-url", "ftp://127.0.0.1/h"}) == "config");
   CHECK(kind_of({"notify", "--smtp-url", "http://127.0.0.1", "--mail-from",
                  "a@example.com", "--mail-to", "b@example.com"}) == "config");
   CHECK(kind_of({"notify", "--smtp-url", "smtp://127.0.0.1", "--mail-from",
-                 "a@example.com", "--mail-to", "not an address"}) ==
-        "config");
+                 "a@example.com", "--mail-to", "not an address"}) == "config");
   CHECK(kind_of({"notify", "--smtp-url", "smtp://127.0.0.1", "--mail-from",
                  "a@example.com", "--mail-to", " , "}) == "config");
   CHECK(kind_of({"notify", "--webhook-url", "http://127.0.0.1/h",
@@ -94,14 +92,29 @@ TEST_CASE("notify: a command line without a sink or with half a sink is "
 
 TEST_CASE("notify: each field is filled", "[unit][cli][notify]")
 {
-  auto const r = parse({"notify", "--follow", "--webhook-url",
-                        "https://127.0.0.1/h", "--smtp-url",
-                        "smtps://127.0.0.1:465", "--mail-from",
-                        "loader@example.com", "--mail-to",
-                        "a@example.com, b@example.com", "--batch-size", "7",
-                        "--poll-interval", "9", "--cacert", "/ca.pem",
-                        "--netrc-file", "/n", "--smtp-require-tls",
-                        "--retry-attempts", "3", "--retry-budget", "60"});
+  auto const r = parse({"notify",
+                        "--follow",
+                        "--webhook-url",
+                        "https://127.0.0.1/h",
+                        "--smtp-url",
+                        "smtps://127.0.0.1:465",
+                        "--mail-from",
+                        "loader@example.com",
+                        "--mail-to",
+                        "a@example.com, b@example.com",
+                        "--batch-size",
+                        "7",
+                        "--poll-interval",
+                        "9",
+                        "--cacert",
+                        "/ca.pem",
+                        "--netrc-file",
+                        "/n",
+                        "--smtp-require-tls",
+                        "--retry-attempts",
+                        "3",
+                        "--retry-budget",
+                        "60"});
   CHECK(r.command_name() == "notify");
   auto const &o = r.options_as<NotifyRequest>();
   CHECK(o.follow);
@@ -144,10 +157,10 @@ TEST_CASE("notify resolve: required options and their values",
                  "dispatched"}) == "usage");
   CHECK(kind_of({"notify", "resolve", "--notification", "0", "--as",
                  "dispatched", "--reason", "r"}) == "config");
-  CHECK(kind_of({"notify", "resolve", "--notification", "3", "--as",
-                 "failed", "--reason", "r"}) == "config");
-  CHECK(kind_of({"notify", "resolve", "--notification", "3", "--as",
-                 "pending", "--reason", "  "}) == "config");
+  CHECK(kind_of({"notify", "resolve", "--notification", "3", "--as", "failed",
+                 "--reason", "r"}) == "config");
+  CHECK(kind_of({"notify", "resolve", "--notification", "3", "--as", "pending",
+                 "--reason", "  "}) == "config");
   auto const r = parse({"notify", "resolve", "--notification", "3", "--as",
                         "pending", "--reason", "not in the mailbox"});
   CHECK(r.command_name() == "notify resolve");
@@ -198,8 +211,8 @@ TEST_CASE("notify: a source name cannot add a header", "[unit][notify]")
 {
   std::string p{payload};
   p.replace(p.find("acme-erp"), 8, R"(x\r\nBcc: evil@example.com)");
-  std::string const m{mail_message(p, "batch_published:7", "l@example.com",
-                                   {"a@example.com"})};
+  std::string const m{
+    mail_message(p, "batch_published:7", "l@example.com", {"a@example.com"})};
   CHECK_THAT(m, !Contains("\r\nBcc:"));
   CHECK_THAT(m, Contains("Subject: [invoice-loader] batch_published: x  Bcc"));
 }

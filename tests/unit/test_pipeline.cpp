@@ -104,11 +104,10 @@ TEST_CASE("pipeline: a file of no records is a stream of no rows",
   Setup s{f.path};
   std::string received;
   std::uint64_t chunks = 0;
-  TypedResult const r{stream_typed_rows(f.path, s.pass,
-                                        [&](Chunk const &c) {
-                                          received += c.bytes;
-                                          ++chunks;
-                                        })};
+  TypedResult const r{stream_typed_rows(f.path, s.pass, [&](Chunk const &c) {
+    received += c.bytes;
+    ++chunks;
+  })};
   CHECK(r.sent == 0);
   CHECK(chunks == 1);
   CHECK(received.size() == 21); // the header and the trailer

@@ -46,9 +46,10 @@ TEST_CASE("record_rules: a good record fails nothing", "[unit][record_rules]")
   CHECK(v.gross_text == "119.00");
   SECTION("nor does one without the optional columns")
   {
-    CHECK(failed(Record{}.set(col::due_date, "<NULL>")
-                   .set(col::description, "<NULL>"))
-            .empty());
+    CHECK(
+      failed(
+        Record{}.set(col::due_date, "<NULL>").set(col::description, "<NULL>"))
+        .empty());
   }
 }
 
@@ -59,14 +60,13 @@ TEST_CASE("record_rules: missing means NULL or empty", "[unit][record_rules]")
     std::size_t column;
     char const *rule;
   };
-  for (Case const c :
-       {Case{col::invoice_number, "invoice_number.missing"},
-        Case{col::revision, "revision.missing"},
-        Case{col::status, "status.missing"},
-        Case{col::document_type, "document_type.missing"},
-        Case{col::customer_id, "customer_id.missing"},
-        Case{col::currency, "currency.missing"},
-        Case{col::tax_amount, "tax_amount.missing"}})
+  for (Case const c : {Case{col::invoice_number, "invoice_number.missing"},
+                       Case{col::revision, "revision.missing"},
+                       Case{col::status, "status.missing"},
+                       Case{col::document_type, "document_type.missing"},
+                       Case{col::customer_id, "customer_id.missing"},
+                       Case{col::currency, "currency.missing"},
+                       Case{col::tax_amount, "tax_amount.missing"}})
   {
     CAPTURE(c.rule);
     CHECK(failed(Record{}.set(c.column, "<NULL>")) == Codes{c.rule});
@@ -93,8 +93,8 @@ TEST_CASE("record_rules: missing means NULL or empty", "[unit][record_rules]")
 TEST_CASE("record_rules: invoice_number is 1-64 of A-Z a-z 0-9 . _ / -",
           "[unit][record_rules]")
 {
-  CHECK(failed(Record{}.set(col::invoice_number, std::string(64, 'A')))
-          .empty());
+  CHECK(
+    failed(Record{}.set(col::invoice_number, std::string(64, 'A'))).empty());
   CHECK(failed(Record{}.set(col::invoice_number, std::string(65, 'A'))) ==
         Codes{"invoice_number.format"});
   CHECK(failed(Record{}.set(col::invoice_number, "aZ09._/-")).empty());
@@ -155,10 +155,10 @@ TEST_CASE("record_rules: dates are real calendar dates written YYYY-MM-DD",
     CHECK(is_iso_date(real));
   }
   for (char const *not_real :
-       {"2023-02-29", "2100-02-29", "0000-01-01", "2026-13-01",
-        "2026-00-10", "2026-04-31", "2026-11-00", "2026-1-05", "26-11-28",
-        "today", "2026/11/28", "2026-11-28 ", "20261128", "+2026-11-28",
-        "2026-11-2x", ""})
+       {"2023-02-29", "2100-02-29", "0000-01-01", "2026-13-01", "2026-00-10",
+        "2026-04-31", "2026-11-00", "2026-1-05", "26-11-28", "today",
+        "2026/11/28", "2026-11-28 ", "20261128", "+2026-11-28", "2026-11-2x",
+        ""})
   {
     CAPTURE(not_real);
     CHECK_FALSE(is_iso_date(not_real));
@@ -308,8 +308,7 @@ TEST_CASE("record_rules: gross_amount's sign follows the document type",
                    .set(col::gross_amount, "-1e0")) ==
           Codes{"gross_amount.format"});
     CHECK(failed(refund.set(col::gross_amount, "-1.005")) ==
-          Codes{"gross_amount.precision", "gross_amount.sign",
-                "amounts.sum"});
+          Codes{"gross_amount.precision", "gross_amount.sign", "amounts.sum"});
   }
 }
 
@@ -318,12 +317,11 @@ TEST_CASE("record_rules: every failed rule of a record is reported",
 {
   Record r;
   for (std::size_t k = 0; k < col::count; ++k) r.set(k, "<NULL>");
-  CHECK(failed(r) ==
-        Codes{"invoice_number.missing", "revision.missing", "status.missing",
-              "document_type.missing", "customer_id.missing",
-              "invoice_date.missing", "currency.missing",
-              "net_amount.missing", "tax_amount.missing",
-              "gross_amount.missing"});
+  CHECK(failed(r) == Codes{"invoice_number.missing", "revision.missing",
+                           "status.missing", "document_type.missing",
+                           "customer_id.missing", "invoice_date.missing",
+                           "currency.missing", "net_amount.missing",
+                           "tax_amount.missing", "gross_amount.missing"});
 }
 
 TEST_CASE("record_rules: the content hash v2", "[unit][record_rules]")
@@ -331,13 +329,13 @@ TEST_CASE("record_rules: the content hash v2", "[unit][record_rules]")
   // Expected digest from outside the loader:
   //   printf %s '6:ISSUED7:INVOICE5:C-00110:2026-11-28-3:EUR6:100.00'
   //     '5:19.006:119.00-' | sha256sum     (one string, without the break)
-  std::string_view const values[] = {"ISSUED", "INVOICE",   "C-001",
-                                     "2026-11-28", "EUR", "100.00",
-                                     "19.00", "119.00"};
+  std::string_view const values[] = {"ISSUED",     "INVOICE", "C-001",
+                                     "2026-11-28", "EUR",     "100.00",
+                                     "19.00",      "119.00"};
   std::string scratch;
-  auto const h = content_hash({&values[0], &values[1], &values[2],
-                               &values[3], nullptr, &values[4], &values[5],
-                               &values[6], &values[7], nullptr},
+  auto const h = content_hash({&values[0], &values[1], &values[2], &values[3],
+                               nullptr, &values[4], &values[5], &values[6],
+                               &values[7], nullptr},
                               scratch);
   CHECK(scratch ==
         "6:ISSUED7:INVOICE5:C-00110:2026-11-28-3:EUR6:100.005:19.006:119.00-");
@@ -348,8 +346,8 @@ TEST_CASE("record_rules: the content hash v2", "[unit][record_rules]")
   {
     //   printf %s '6:ISSUED7:INVOICE5:C-00110:2026-11-2010:2026-12-20'
     //     '3:EUR6:100.005:19.006:119.0010:Consulting' | sha256sum
-    Verdict const v{check(Record{}.set(col::net_amount, "100")
-                            .set(col::tax_amount, "19.0"))};
+    Verdict const v{check(
+      Record{}.set(col::net_amount, "100").set(col::tax_amount, "19.0"))};
     REQUIRE(v.failed == 0);
     CHECK(hex(v.content_hash) ==
           "ef595737d3494a51b2f9b12b47a4d00c1932da8947f72bf5c27f9a9a606a4d40");
@@ -370,9 +368,9 @@ TEST_CASE("record_rules: the content hash v2", "[unit][record_rules]")
   SECTION("the lengths keep neighbouring values apart")
   {
     Verdict const a{check(Record{}.set(col::customer_id, "C-0011"))};
-    Verdict const b{check(Record{}.set(col::customer_id, "C-001")
+    Verdict const b{check(Record{}
+                            .set(col::customer_id, "C-001")
                             .set(col::description, "1Consulting"))};
     CHECK(hex(a.content_hash) != hex(b.content_hash));
   }
 }
-

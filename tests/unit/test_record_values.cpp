@@ -23,9 +23,9 @@ TEST_CASE("record_values: amounts are plain decimals, at most 18 integer "
   CHECK(parse_decimal("-" + std::string(18, '9') + ".5").readable);
   CHECK_FALSE(parse_decimal(std::string(19, '9')).readable);
   CHECK_FALSE(parse_decimal("-" + std::string(19, '0')).readable);
-  for (char const *bad : {"1e3", "NaN", "+5", "5.", ".5", "1,000.00", " 5",
-                          "5 ", "--5", "-", "", "Infinity", "0x10",
-                          "1.2.3", "\xD9\xA1"})
+  for (char const *bad :
+       {"1e3", "NaN", "+5", "5.", ".5", "1,000.00", " 5", "5 ", "--5", "-", "",
+        "Infinity", "0x10", "1.2.3", "\xD9\xA1"})
   {
     CAPTURE(bad);
     CHECK_FALSE(parse_decimal(bad).readable);

@@ -13,8 +13,8 @@
 using namespace std::chrono_literals;
 using loader::ErrorKind;
 using loader::LoaderError;
-using loader::RetryPolicy;
 using loader::Retrier;
+using loader::RetryPolicy;
 using ms = std::chrono::milliseconds;
 
 namespace
@@ -55,7 +55,8 @@ TEST_CASE("backoff_ceiling: doubles from base and stops at the cap",
 }
 
 TEST_CASE("Retrier: transient failures are retried with jittered delays "
-          "within the ceiling", "[unit][retry]")
+          "within the ceiling",
+          "[unit][retry]")
 {
   FakeTime t;
   RetryPolicy p;
@@ -68,7 +69,8 @@ TEST_CASE("Retrier: transient failures are retried with jittered delays "
   int const got = r.run(
     "stage",
     [&] {
-      if (++calls < 4) throw LoaderError{ErrorKind::transient, "lost", "08006"};
+      if (++calls < 4)
+        throw LoaderError{ErrorKind::transient, "lost", "08006"};
       return 7;
     },
     [&] { ++resets; });
@@ -109,9 +111,9 @@ TEST_CASE("Retrier: full jitter spreads delays over the whole range",
 TEST_CASE("Retrier: failures that are not transient are never retried",
           "[unit][retry]")
 {
-  for (ErrorKind kind : {ErrorKind::data, ErrorKind::permission,
-                         ErrorKind::config, ErrorKind::internal,
-                         ErrorKind::usage, ErrorKind::no_input})
+  for (ErrorKind kind :
+       {ErrorKind::data, ErrorKind::permission, ErrorKind::config,
+        ErrorKind::internal, ErrorKind::usage, ErrorKind::no_input})
   {
     FakeTime t;
     Retrier r{RetryPolicy{}, quiet, t.sleeper(), t.clock(), 1};
@@ -134,20 +136,22 @@ TEST_CASE("Retrier: failures that are not transient are never retried",
 }
 
 TEST_CASE("Retrier: a commit in doubt is retried (resolved by the caller "
-          "from the checkpoint)", "[unit][retry]")
+          "from the checkpoint)",
+          "[unit][retry]")
 {
   FakeTime t;
   Retrier r{RetryPolicy{}, quiet, t.sleeper(), t.clock(), 3};
   int calls = 0;
   CHECK(r.run("publish", [&] {
-          if (++calls == 1) throw LoaderError{ErrorKind::in_doubt, "?"};
-          return 1;
-        }) == 1);
+    if (++calls == 1) throw LoaderError{ErrorKind::in_doubt, "?"};
+    return 1;
+  }) == 1);
   CHECK(calls == 2);
 }
 
 TEST_CASE("Retrier: the maximum number of tries ends with a transient "
-          "error that keeps the last SQLSTATE", "[unit][retry]")
+          "error that keeps the last SQLSTATE",
+          "[unit][retry]")
 {
   FakeTime t;
   RetryPolicy p;
@@ -207,7 +211,8 @@ TEST_CASE("RetryPolicy: the defaults bound by time only, with a 5 s cap",
 }
 
 TEST_CASE("Retrier: the default policy rides out a 60 s outage and tries "
-          "again within the cap of the server's return", "[unit][retry]")
+          "again within the cap of the server's return",
+          "[unit][retry]")
 {
   FakeTime t;
   Retrier r{RetryPolicy{}, quiet, t.sleeper(), t.clock(), 2024};
@@ -225,7 +230,8 @@ TEST_CASE("Retrier: the default policy rides out a 60 s outage and tries "
 }
 
 TEST_CASE("Retrier: the budget ends an outage that outlasts it, without "
-          "waiting past it", "[unit][retry]")
+          "waiting past it",
+          "[unit][retry]")
 {
   FakeTime t;
   RetryPolicy p;
@@ -247,8 +253,7 @@ TEST_CASE("Retrier: the budget ends an outage that outlasts it, without "
     CHECK(e.sqlstate == "57P03");
     std::string const what{e.what()};
     CHECK(what.find("retry budget exhausted") == 0);
-    CHECK(what.find("within the retry budget of 30.0 s") !=
-          std::string::npos);
+    CHECK(what.find("within the retry budget of 30.0 s") != std::string::npos);
   }
   CHECK(calls > 5);
   ms slept{0};
@@ -279,7 +284,8 @@ TEST_CASE("Retrier: the budget counts the time the tries themselves take",
 }
 
 TEST_CASE("Retrier: --retry-attempts, when set, ends the run before the "
-          "budget", "[unit][retry]")
+          "budget",
+          "[unit][retry]")
 {
   FakeTime t;
   RetryPolicy p;
@@ -337,7 +343,8 @@ TEST_CASE("decide_retry: the wait is trimmed to what is left of the budget",
 }
 
 TEST_CASE("decide_retry: a Retry-After hint is a minimum wait, within the "
-          "remaining budget", "[unit][retry]")
+          "remaining budget",
+          "[unit][retry]")
 {
   RetryPolicy p;
   p.budget = 300s;
@@ -362,8 +369,7 @@ TEST_CASE("decide_retry: a Retry-After hint is a minimum wait, within the "
   }
 }
 
-TEST_CASE("Retrier: a failure's Retry-After reaches the wait",
-          "[unit][retry]")
+TEST_CASE("Retrier: a failure's Retry-After reaches the wait", "[unit][retry]")
 {
   FakeTime t;
   Retrier r{RetryPolicy{}, quiet, t.sleeper(), t.clock(), 21};

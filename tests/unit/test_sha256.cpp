@@ -72,8 +72,8 @@ TEST_CASE("sha256: chunked input gives the same digest as one call",
     std::size_t pos = 0;
     while (pos < input.size())
     {
-      std::size_t const n =
-        std::min(std::size_t{rng() % 5000}, input.size() - pos);
+      std::size_t const n = std::min(std::size_t{rng() % 5000},
+                                     input.size() - pos);
       h.update(input.data() + pos, n);
       pos += n;
     }

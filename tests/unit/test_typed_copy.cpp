@@ -198,8 +198,8 @@ TEST_CASE("typed_copy: a failing record's row holds its rules and raw fields",
   CHECK(text(v, 14) == "a\tb");
   CHECK(at(v, 15) == "NULL"); // no hash
   std::vector<std::string> const raw{
-    "INV-1", "1.0", "ISSUED", "INVOICE", "C-001", "2026-11-20", "soon",
-    "EUR", "007.5", "0", "7.499", "a\tb"};
+    "INV-1", "1.0", "ISSUED", "INVOICE", "C-001", "2026-11-20",
+    "soon",  "EUR", "007.5",  "0",       "7.499", "a\tb"};
   CHECK(raw_fields(v) == raw); // in one text[]
 
   SECTION("unquoted empty fields are NULL, quoted ones empty text")
@@ -213,9 +213,9 @@ TEST_CASE("typed_copy: a failing record's row holds its rules and raw fields",
     CHECK(at(w, 10) == "");
     CHECK(at(w, 11) == "NULL"); // 1e3: not readable
     CHECK(at(w, 14) == "");
-    std::vector<std::string> const as_in_file{
-      "NULL", "", "ISSUED", "NULL", "", "x", "NULL", "", "1e3", "NULL",
-      "NULL", ""};
+    std::vector<std::string> const as_in_file{"NULL", "",     "ISSUED", "NULL",
+                                              "",     "x",    "NULL",   "",
+                                              "1e3",  "NULL", "NULL",   ""};
     CHECK(raw_fields(w) == as_in_file);
   }
   SECTION("an unreadable invoice number is sent as it is")

@@ -33,11 +33,10 @@ std::string description()
 po::options_description options()
 {
   po::options_description d{"Options for catch-up", help_line_length};
-  d.add_options()
-    ("source", po::value<std::string>()->value_name("S"),
-     "source name (required)")
-    ("until", po::value<std::string>()->value_name("D"),
-     "the last business date to load, YYYY-MM-DD; default yesterday (UTC)");
+  d.add_options()("source", po::value<std::string>()->value_name("S"),
+                  "source name (required)")(
+    "until", po::value<std::string>()->value_name("D"),
+    "the last business date to load, YYYY-MM-DD; default yesterday (UTC)");
   add_feed_options(d);
   add_retry_options(d);
   return d;

@@ -15,7 +15,7 @@ namespace loader::cli
 {
 struct GlobalOptions
 {
-  std::string dsn;             ///< libpq conninfo; empty = PG* environment
+  std::string dsn; ///< libpq conninfo; empty = PG* environment
   LogFormat log_format = LogFormat::text;
   LogLevel log_level = LogLevel::info; ///< -v lowers it, -q raises it
   bool help = false;

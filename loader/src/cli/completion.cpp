@@ -33,8 +33,8 @@ std::vector<Option> options_of(po::options_description const &d)
   {
     Option x;
     x.names.push_back("--" + o->long_name());
-    std::string const s{o->canonical_display_name(
-      po::command_line_style::allow_dash_for_short)};
+    std::string const s{
+      o->canonical_display_name(po::command_line_style::allow_dash_for_short)};
     if (s.size() == 2 and s[0] == '-') x.names.push_back(s);
     // An implicit value (--smtp-require-tls[=BOOL]) never takes the next
     // word: only a value written with '='.
@@ -97,8 +97,8 @@ std::string value_cases(std::vector<Option> const &options,
       std::vector<std::string> const v{c->values.begin(), c->values.end()};
       std::string const head{in + "  " + name + ")\n" + in +
                              "    COMPREPLY=($(compgen -W "};
-      r += head + word_list(v, head.size() - head.rfind('\n') - 1,
-                            in.size() + 6) +
+      r += head +
+           word_list(v, head.size() - head.rfind('\n') - 1, in.size() + 6) +
            " -- \"$cur\"))\n" + in + "    return ;;\n";
     }
     else if (o.value_name == "DIR")
@@ -160,10 +160,9 @@ std::string command_arm(CommandSpec const &c,
 {
   std::vector<Option> const opts{options_of(c.options())};
   std::string const name{c.name};
-  std::string r = "    " +
-                  (name.find(' ') == std::string::npos ? name
-                                                       : "'" + name + "'") +
-                  ")\n" + value_cases(opts, c.choices, "      ");
+  std::string r =
+    "    " + (name.find(' ') == std::string::npos ? name : "'" + name + "'") +
+    ")\n" + value_cases(opts, c.choices, "      ");
   std::vector<std::string> words{names_of(opts)};
   words.insert(words.end(), global_names.begin(), global_names.end());
   r += "      opts=" + word_list(words, 11, 8) + "\n";
@@ -190,11 +189,15 @@ std::string find_command_part(std::vector<Option> const &global)
          "  local i=1 cmd='' sub=''\n"
          "  while ((i < cword)); do\n"
          "    case ${words[i]} in\n"
-         "      " + skip + ") ((i += 2)); continue ;;\n"
+         "      " +
+         skip +
+         ") ((i += 2)); continue ;;\n"
          "      -*) ((i++)); continue ;;\n"
          "    esac\n"
          "    cmd=${words[i]}\n"
-         "    if [[ $cmd == @(" + groups + ") ]] && ((i + 1 < cword)) &&\n"
+         "    if [[ $cmd == @(" +
+         groups +
+         ") ]] && ((i + 1 < cword)) &&\n"
          "       [[ ${words[i + 1]} != -* ]]; then\n"
          "      sub=${words[i + 1]}\n"
          "    fi\n"
@@ -221,8 +224,9 @@ std::string bash_completion()
     value_cases(global, global_choices(), "  ") +
     "\n  local opts=''\n  case $cmd${sub:+ $sub} in\n    '')\n"
     "      if [[ $cur == -* ]]; then\n        opts=" +
-    word_list(global_names, 13, 10) + "\n      else\n        opts=" +
-    word_list(first_words(false), 13, 10) + "\n      fi ;;\n";
+    word_list(global_names, 13, 10) +
+    "\n      else\n        opts=" + word_list(first_words(false), 13, 10) +
+    "\n      fi ;;\n";
   for (std::string const &w : first_words(true))
   {
     bool const own = std::any_of(

@@ -30,7 +30,8 @@ void check_private(std::string const &path)
     config_error("--config " + path +
                  " is refused: it may hold secrets, so it must be owned by "
                  "the user running invoice-loader and not be readable or "
-                 "writable by anyone else (chmod 600 " + path + ")");
+                 "writable by anyone else (chmod 600 " +
+                 path + ")");
 }
 } // namespace
 

@@ -24,44 +24,44 @@ std::string url_support_sentence()
 
 void add_feed_options(po::options_description &d)
 {
-  d.add_options()
-    ("spool-dir", po::value<std::string>()->value_name("DIR"),
-     "where a URL input and its manifest are downloaded, each file named by "
-     "its SHA-256 once complete (created mode 0700; it must be owned by you "
-     "and writable by no one else); default $XDG_CACHE_HOME/invoice-loader/"
-     "spool, else /var/tmp/invoice-loader-UID")
-    ("netrc-file", po::value<std::string>()->value_name("FILE"),
-     "credentials for the feed's host (netrc format, libcurl's own); "
-     "without it no netrc is read. A password in a URL on the command line "
-     "is refused")
-    ("cacert", po::value<std::string>()->value_name("FILE"),
-     "PEM file of the CAs to trust for https:// (default: the system's); a "
-     "server it does not verify exits 78")
-    ("connect-timeout", po::value<std::string>()->value_name("SECONDS"),
-     "TCP and TLS connect limit of a download, 1-600; default 10")
-    ("low-speed-time", po::value<std::string>()->value_name("SECONDS"),
-     "a download that receives less than 1 byte/s for this long is cut "
-     "and retried (a stalled server), 1-3600; default 30");
+  d.add_options()(
+    "spool-dir", po::value<std::string>()->value_name("DIR"),
+    "where a URL input and its manifest are downloaded, each file named by "
+    "its SHA-256 once complete (created mode 0700; it must be owned by you "
+    "and writable by no one else); default $XDG_CACHE_HOME/invoice-loader/"
+    "spool, else /var/tmp/invoice-loader-UID")(
+    "netrc-file", po::value<std::string>()->value_name("FILE"),
+    "credentials for the feed's host (netrc format, libcurl's own); "
+    "without it no netrc is read. A password in a URL on the command line "
+    "is refused")(
+    "cacert", po::value<std::string>()->value_name("FILE"),
+    "PEM file of the CAs to trust for https:// (default: the system's); a "
+    "server it does not verify exits 78")(
+    "connect-timeout", po::value<std::string>()->value_name("SECONDS"),
+    "TCP and TLS connect limit of a download, 1-600; default 10")(
+    "low-speed-time", po::value<std::string>()->value_name("SECONDS"),
+    "a download that receives less than 1 byte/s for this long is cut "
+    "and retried (a stalled server), 1-3600; default 30");
 }
 
 void add_retry_options(po::options_description &d)
 {
-  d.add_options()
-    ("retry-attempts", po::value<std::string>()->value_name("N"),
-     "tries of a step that fails for a transient reason (lost connection, "
-     "server restarting, another run holding the batch, a download that "
-     "failed or got 5xx/429), 1-100; default: no bound, the budget bounds "
-     "the run")
-    ("retry-budget", po::value<std::string>()->value_name("SECONDS"),
-     "how long the run may keep retrying transient failures (server down "
-     "or restarting, lost connection, failover, another run holding the "
-     "batch, a failed download), 1-86400; default 300. Waits grow from "
-     "0.25 s to at most 5 s (exponential backoff, full jitter; at least a "
-     "429/503's Retry-After), so an outage shorter than the budget costs "
-     "time, not the outcome, and the run continues within about 5 s of the "
-     "server's return; each step's statement_timeout is what is left of it. "
-     "When it is spent the run exits 75 and the batch stays at its last "
-     "checkpoint");
+  d.add_options()(
+    "retry-attempts", po::value<std::string>()->value_name("N"),
+    "tries of a step that fails for a transient reason (lost connection, "
+    "server restarting, another run holding the batch, a download that "
+    "failed or got 5xx/429), 1-100; default: no bound, the budget bounds "
+    "the run")(
+    "retry-budget", po::value<std::string>()->value_name("SECONDS"),
+    "how long the run may keep retrying transient failures (server down "
+    "or restarting, lost connection, failover, another run holding the "
+    "batch, a failed download), 1-86400; default 300. Waits grow from "
+    "0.25 s to at most 5 s (exponential backoff, full jitter; at least a "
+    "429/503's Retry-After), so an outage shorter than the budget costs "
+    "time, not the outcome, and the run continues within about 5 s of the "
+    "server's return; each step's statement_timeout is what is left of it. "
+    "When it is spent the run exits 75 and the batch stays at its last "
+    "checkpoint");
 }
 
 void bind_feed_options(po::variables_map const &vm, flows::FeedOptions &out)

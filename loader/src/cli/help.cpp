@@ -31,24 +31,24 @@ std::string render(po::options_description const &d)
 po::options_description global_options()
 {
   po::options_description d{"Global options", help_line_length};
-  d.add_options()
-    ("dsn", po::value<std::string>()->value_name("CONNINFO"),
-     "libpq connection string (key=value or postgresql:// URI). "
-     "Default: the PG* environment (PGHOST, PGPORT, PGDATABASE, PGUSER, "
-     "PGSERVICE), the service file and the password file (.pgpass or "
-     "PGPASSFILE). Never a password: a --dsn carrying one is refused.")
-    ("log-format", po::value<std::string>()->value_name("text|json"),
-     "format of the log lines on stderr (default: text)")
-    ("verbose,v", po::bool_switch(), "log debug messages too")
-    ("quiet,q", po::bool_switch(), "log warnings and errors only")
-    ("config", po::value<std::string>()->value_name("FILE"),
-     "more options from FILE (name = value lines; a [command] section, "
-     "e.g. [notify] or [catch-up], for one command's); the command line "
-     "wins. The one place for secrets (an SMTP password, credentials): "
-     "refused unless owned by you with mode 0600 or stricter")
-    ("help,h", po::bool_switch(),
-     "show this help; after a command, that command's help")
-    ("version", po::bool_switch(), "print the version and exit");
+  d.add_options()(
+    "dsn", po::value<std::string>()->value_name("CONNINFO"),
+    "libpq connection string (key=value or postgresql:// URI). "
+    "Default: the PG* environment (PGHOST, PGPORT, PGDATABASE, PGUSER, "
+    "PGSERVICE), the service file and the password file (.pgpass or "
+    "PGPASSFILE). Never a password: a --dsn carrying one is refused.")(
+    "log-format", po::value<std::string>()->value_name("text|json"),
+    "format of the log lines on stderr (default: text)")(
+    "verbose,v", po::bool_switch(), "log debug messages too")(
+    "quiet,q", po::bool_switch(), "log warnings and errors only")(
+    "config", po::value<std::string>()->value_name("FILE"),
+    "more options from FILE (name = value lines; a [command] section, "
+    "e.g. [notify] or [catch-up], for one command's); the command line "
+    "wins. The one place for secrets (an SMTP password, credentials): "
+    "refused unless owned by you with mode 0600 or stricter")(
+    "help,h", po::bool_switch(),
+    "show this help; after a command, that command's help")(
+    "version", po::bool_switch(), "print the version and exit");
   return d;
 }
 

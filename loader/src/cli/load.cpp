@@ -1,9 +1,9 @@
 /// `invoice-loader load --source S --business-date D --input PATH ...`.
+#include "flows/load.hpp"
 #include "cli/commands.hpp"
 #include "cli/feed_options.hpp"
 #include "cli/help.hpp"
 #include "cli/values.hpp"
-#include "flows/load.hpp"
 
 namespace po = boost::program_options;
 
@@ -36,33 +36,32 @@ std::string description()
 po::options_description options()
 {
   po::options_description d{"Options for load", help_line_length};
-  d.add_options()
-    ("source", po::value<std::string>()->value_name("S"),
-     "source name (required)")
-    ("business-date", po::value<std::string>()->value_name("D"),
-     "business date of the file, YYYY-MM-DD (required)")
-    ("input", po::value<std::string>()->value_name("PATH|URL"),
-     "the CSV file, a local path or a URL (required)")
-    ("manifest", po::value<std::string>()->value_name("PATH|URL"),
-     "the manifest (control totals), a local path or a URL; default: "
-     "PATH.manifest.json next to the input (for a URL: on its path, "
-     "before any query string)")
-    ("wait-for-manifest", po::value<std::string>()->value_name("SECONDS"),
-     "when the manifest is not there yet, look for it once a second for "
-     "up to SECONDS (0-86400; default 0) before giving up with exit 66 (a "
-     "local path) or 75 (a URL answering 404); a missing manifest means "
-     "the delivery is not complete, so nothing is registered")
-    ("expect-count", po::value<std::string>()->value_name("N"),
-     "instead of a manifest: the number of records, an integer >= 0 "
-     "(needs --expect-total)")
-    ("expect-total", po::value<std::string>()->value_name("X"),
-     "instead of a manifest: the sum of gross_amount, a plain decimal "
-     "such as 4200.00 or -12.5 (needs --expect-count)")
-    ("dry-run", po::bool_switch(),
-     "read, checksum, stage, validate and reconcile in one transaction "
-     "that is rolled back: print the same rejections and summary, register "
-     "nothing; exit 0 if the file would publish, 65 if it would be "
-     "quarantined");
+  d.add_options()("source", po::value<std::string>()->value_name("S"),
+                  "source name (required)")(
+    "business-date", po::value<std::string>()->value_name("D"),
+    "business date of the file, YYYY-MM-DD (required)")(
+    "input", po::value<std::string>()->value_name("PATH|URL"),
+    "the CSV file, a local path or a URL (required)")(
+    "manifest", po::value<std::string>()->value_name("PATH|URL"),
+    "the manifest (control totals), a local path or a URL; default: "
+    "PATH.manifest.json next to the input (for a URL: on its path, "
+    "before any query string)")(
+    "wait-for-manifest", po::value<std::string>()->value_name("SECONDS"),
+    "when the manifest is not there yet, look for it once a second for "
+    "up to SECONDS (0-86400; default 0) before giving up with exit 66 (a "
+    "local path) or 75 (a URL answering 404); a missing manifest means "
+    "the delivery is not complete, so nothing is registered")(
+    "expect-count", po::value<std::string>()->value_name("N"),
+    "instead of a manifest: the number of records, an integer >= 0 "
+    "(needs --expect-total)")(
+    "expect-total", po::value<std::string>()->value_name("X"),
+    "instead of a manifest: the sum of gross_amount, a plain decimal "
+    "such as 4200.00 or -12.5 (needs --expect-count)")(
+    "dry-run", po::bool_switch(),
+    "read, checksum, stage, validate and reconcile in one transaction "
+    "that is rolled back: print the same rejections and summary, register "
+    "nothing; exit 0 if the file would publish, 65 if it would be "
+    "quarantined");
   add_feed_options(d);
   add_retry_options(d);
   return d;
@@ -104,8 +103,7 @@ Bound bind(po::variables_map const &vm)
     auto const n = *get(vm, "expect-count");
     auto const v = all_digits(n) ? to_int64(n) : std::nullopt;
     if (not v)
-      config_error("--expect-count " + quoted(n) +
-                   " is not an integer >= 0");
+      config_error("--expect-count " + quoted(n) + " is not an integer >= 0");
     out.expect_count = *v;
     out.expect_total = get(vm, "expect-total");
     if (not is_plain_decimal(*out.expect_total))

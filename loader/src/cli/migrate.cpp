@@ -1,8 +1,8 @@
 /// `invoice-loader migrate`.
+#include "flows/migrate.hpp"
 #include "cli/commands.hpp"
 #include "cli/help.hpp"
 #include "cli/values.hpp"
-#include "flows/migrate.hpp"
 
 namespace po = boost::program_options;
 
@@ -22,11 +22,11 @@ std::string description()
 po::options_description options()
 {
   po::options_description d{"Options for migrate", help_line_length};
-  d.add_options()
-    ("status", po::bool_switch(),
-     "list the migrations this binary carries, applied (when, by whom) or "
-     "pending, and any the database has that it does not know; change "
-     "nothing");
+  d.add_options()(
+    "status", po::bool_switch(),
+    "list the migrations this binary carries, applied (when, by whom) or "
+    "pending, and any the database has that it does not know; change "
+    "nothing");
   return d;
 }
 

@@ -1,7 +1,7 @@
 /// `invoice-loader notify [--once | --follow] [sinks] ...`: the outbox
 /// dispatcher: each pending notification to every sink configured.
-#include <fstream>
 #include <algorithm>
+#include <fstream>
 
 #include <boost/algorithm/string/classification.hpp>
 #include <boost/algorithm/string/split.hpp>
@@ -22,88 +22,90 @@ namespace
 {
 std::string description()
 {
-  return
-    "Dispatch the pending outbox notifications (batch_published,\n"
-    "batch_quarantined, batch_reverted, deadline_missed), each to every "
-    "sink\nconfigured: a webhook, e-mail, or both. Claim, send and mark "
-    "happen on one\ndatabase session; two dispatchers never send one "
-    "notification twice.\n"
-    "\n"
-    "Webhook: an HTTP POST of the notification's JSON (notification_id, "
-    "kind,\ndedupe_key, batch_id, source, business_date, record_count, "
-    "control_total,\naccepted_count, rejected_count, published_at, "
-    "created_at, detail) with\n'Idempotency-Key: <dedupe_key>'. "
-    "At-least-once: a resend carries the same\nkey. 2xx: dispatched; 408, "
-    "429, 5xx and no answer: retried within\n--retry-budget, then left "
-    "pending; any other 4xx: failed (status and the\nanswer's first bytes "
-    "recorded); 401/403/407 or a 3xx: left pending, exit\n77/78.\n"
-    "\n"
-    "E-mail (smtp://, STARTTLS when offered, or smtps://): at-most-once. "
-    "The row\nis marked in_doubt BEFORE the message goes out and "
-    "dispatched after the\nserver's 250 for DATA; a crash or a lost "
-    "connection in between leaves it\nin_doubt, never resent until an "
-    "operator runs 'notify resolve'. Message-ID\n<dedupe key@invoice-loader> "
-    "is stable, so a receiver can drop a duplicate.\n"
-    "\n"
-    "Both sinks: the webhook first, then the e-mail. A row is dispatched "
-    "when\nboth accepted; pending while the webhook has not accepted (no "
-    "mail sent yet;\nthe webhook may get it again, same key); in_doubt "
-    "once the webhook accepted\nand the mail is going out; failed when "
-    "either refused it for good (after a\nwebhook refusal no mail is "
-    "sent).\n"
-    "\n"
-    "Secrets (a password in --smtp-url or --webhook-url) only from the "
-    "--config\nfile ([notify] section, mode 0600) or --netrc-file, never "
-    "the command line.\n"
-    "\n"
-    "Exit: 0 when everything claimable was dispatched, failed for good or "
-    "is in\ndoubt (the summary on stdout counts each); 75 when a sink "
-    "stayed unreachable\npast the retry budget (the rest stays pending) or "
-    "the run was stopped by a\nsignal; with --follow, SIGTERM/SIGINT end "
-    "it cleanly with 0.\n";
+  return "Dispatch the pending outbox notifications (batch_published,\n"
+         "batch_quarantined, batch_reverted, deadline_missed), each to every "
+         "sink\nconfigured: a webhook, e-mail, or both. Claim, send and mark "
+         "happen on one\ndatabase session; two dispatchers never send one "
+         "notification twice.\n"
+         "\n"
+         "Webhook: an HTTP POST of the notification's JSON (notification_id, "
+         "kind,\ndedupe_key, batch_id, source, business_date, record_count, "
+         "control_total,\naccepted_count, rejected_count, published_at, "
+         "created_at, detail) with\n'Idempotency-Key: <dedupe_key>'. "
+         "At-least-once: a resend carries the same\nkey. 2xx: dispatched; "
+         "408, "
+         "429, 5xx and no answer: retried within\n--retry-budget, then left "
+         "pending; any other 4xx: failed (status and the\nanswer's first "
+         "bytes "
+         "recorded); 401/403/407 or a 3xx: left pending, exit\n77/78.\n"
+         "\n"
+         "E-mail (smtp://, STARTTLS when offered, or smtps://): at-most-once. "
+         "The row\nis marked in_doubt BEFORE the message goes out and "
+         "dispatched after the\nserver's 250 for DATA; a crash or a lost "
+         "connection in between leaves it\nin_doubt, never resent until an "
+         "operator runs 'notify resolve'. Message-ID\n<dedupe "
+         "key@invoice-loader> "
+         "is stable, so a receiver can drop a duplicate.\n"
+         "\n"
+         "Both sinks: the webhook first, then the e-mail. A row is dispatched "
+         "when\nboth accepted; pending while the webhook has not accepted (no "
+         "mail sent yet;\nthe webhook may get it again, same key); in_doubt "
+         "once the webhook accepted\nand the mail is going out; failed when "
+         "either refused it for good (after a\nwebhook refusal no mail is "
+         "sent).\n"
+         "\n"
+         "Secrets (a password in --smtp-url or --webhook-url) only from the "
+         "--config\nfile ([notify] section, mode 0600) or --netrc-file, never "
+         "the command line.\n"
+         "\n"
+         "Exit: 0 when everything claimable was dispatched, failed for good "
+         "or "
+         "is in\ndoubt (the summary on stdout counts each); 75 when a sink "
+         "stayed unreachable\npast the retry budget (the rest stays pending) "
+         "or "
+         "the run was stopped by a\nsignal; with --follow, SIGTERM/SIGINT end "
+         "it cleanly with 0.\n";
 }
 
 po::options_description options()
 {
   po::options_description d{"Options for notify", help_line_length};
-  d.add_options()
-    ("once", po::bool_switch(),
-     "dispatch what is pending and exit (the default; for cron)")
-    ("follow", po::bool_switch(),
-     "keep running: LISTEN on invoice_loader_outbox and poll every "
-     "--poll-interval seconds as well; SIGTERM/SIGINT exit 0")
-    ("webhook-url", po::value<std::string>()->value_name("URL"),
-     "POST each notification here (http:// or https://)")
-    ("smtp-url", po::value<std::string>()->value_name("URL"),
-     "send each notification as an e-mail through this server "
-     "(smtp://host:port or smtps://); needs --mail-from and --mail-to")
-    ("mail-from", po::value<std::string>()->value_name("ADDR"),
-     "the envelope and From: address")
-    ("mail-to", po::value<std::string>()->value_name("ADDR[,ADDR]"),
-     "the recipients, comma-separated")
+  d.add_options()("once", po::bool_switch(),
+                  "dispatch what is pending and exit (the default; for cron)")(
+    "follow", po::bool_switch(),
+    "keep running: LISTEN on invoice_loader_outbox and poll every "
+    "--poll-interval seconds as well; SIGTERM/SIGINT exit 0")(
+    "webhook-url", po::value<std::string>()->value_name("URL"),
+    "POST each notification here (http:// or https://)")(
+    "smtp-url", po::value<std::string>()->value_name("URL"),
+    "send each notification as an e-mail through this server "
+    "(smtp://host:port or smtps://); needs --mail-from and --mail-to")(
+    "mail-from", po::value<std::string>()->value_name("ADDR"),
+    "the envelope and From: address")(
+    "mail-to", po::value<std::string>()->value_name("ADDR[,ADDR]"),
+    "the recipients, comma-separated")
     // A value with an implicit "true", not a bool_switch: the --config
     // file writes "smtp-require-tls = true" as --smtp-require-tls=true.
     ("smtp-require-tls",
-     po::value<bool>()->default_value(false)->implicit_value(true)
-       ->value_name("BOOL"),
+     po::value<bool>()->default_value(false)->implicit_value(true)->value_name(
+       "BOOL"),
      "with smtp://: refuse to send unless STARTTLS succeeds (in the "
-     "--config file: smtp-require-tls = true)")
-    ("batch-size", po::value<std::string>()->value_name("N"),
-     "notifications claimed at a time, 1-1000; default 20")
-    ("poll-interval", po::value<std::string>()->value_name("SECONDS"),
-     "with --follow: look for pending notifications at least this often, "
-     "1-3600; default 30")
-    ("cacert", po::value<std::string>()->value_name("FILE"),
-     "PEM bundle of the CAs to trust for https:// and TLS mail; default: "
-     "the system's")
-    ("netrc-file", po::value<std::string>()->value_name("FILE"),
-     "credentials for the sinks' hosts (netrc format)")
-    ("retry-attempts", po::value<std::string>()->value_name("N"),
-     "an extra bound on the tries of a send or a database call that fails "
-     "for a transient reason, 1-100; default: none (--retry-budget bounds "
-     "them)")
-    ("retry-budget", po::value<std::string>()->value_name("SECONDS"),
-     "time one pass may spend retrying, 1-86400; default 300");
+     "--config file: smtp-require-tls = true)")(
+      "batch-size", po::value<std::string>()->value_name("N"),
+      "notifications claimed at a time, 1-1000; default 20")(
+      "poll-interval", po::value<std::string>()->value_name("SECONDS"),
+      "with --follow: look for pending notifications at least this often, "
+      "1-3600; default 30")(
+      "cacert", po::value<std::string>()->value_name("FILE"),
+      "PEM bundle of the CAs to trust for https:// and TLS mail; default: "
+      "the system's")("netrc-file",
+                      po::value<std::string>()->value_name("FILE"),
+                      "credentials for the sinks' hosts (netrc format)")(
+      "retry-attempts", po::value<std::string>()->value_name("N"),
+      "an extra bound on the tries of a send or a database call that fails "
+      "for a transient reason, 1-100; default: none (--retry-budget bounds "
+      "them)")("retry-budget", po::value<std::string>()->value_name("SECONDS"),
+               "time one pass may spend retrying, 1-86400; default 300");
   return d;
 }
 
@@ -188,8 +190,7 @@ Bound bind(po::variables_map const &vm)
       boost::algorithm::trim(p);
       if (not p.empty()) out.mail_to.push_back(p);
     }
-    if (out.mail_to.empty())
-      config_error("--mail-to names no address");
+    if (out.mail_to.empty()) config_error("--mail-to names no address");
     for (std::string const &a : out.mail_to)
       if (a.find('@') == std::string::npos or
           a.find_first_of(" \t\r\n<>") != std::string::npos)

@@ -33,13 +33,12 @@ std::string description()
 po::options_description options()
 {
   po::options_description d{"Options for notify resolve", help_line_length};
-  d.add_options()
-    ("notification", po::value<std::string>()->value_name("ID"),
-     "the notification_id (ingest.notification) (required)")
-    ("as", po::value<std::string>()->value_name("STATE"),
-     "dispatched or pending (required)")
-    ("reason", po::value<std::string>()->value_name("TEXT"),
-     "what the mailbox showed; recorded with your login (required)");
+  d.add_options()("notification", po::value<std::string>()->value_name("ID"),
+                  "the notification_id (ingest.notification) (required)")(
+    "as", po::value<std::string>()->value_name("STATE"),
+    "dispatched or pending (required)")(
+    "reason", po::value<std::string>()->value_name("TEXT"),
+    "what the mailbox showed; recorded with your login (required)");
   return d;
 }
 

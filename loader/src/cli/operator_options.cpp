@@ -13,12 +13,12 @@ po::options_description operator_action_options(char const *command)
 {
   po::options_description d{std::string{"Options for "} + command,
                             help_line_length};
-  d.add_options()
-    ("batch", po::value<std::string>()->value_name("ID"),
-     "the batch, a positive integer (required; `status` lists them)")
-    ("reason", po::value<std::string>()->value_name("TEXT"),
-     "why, in words; kept with the action in ingest.operator_action "
-     "(required)");
+  d.add_options()(
+    "batch", po::value<std::string>()->value_name("ID"),
+    "the batch, a positive integer (required; `status` lists them)")(
+    "reason", po::value<std::string>()->value_name("TEXT"),
+    "why, in words; kept with the action in ingest.operator_action "
+    "(required)");
   return d;
 }
 

@@ -7,8 +7,8 @@
 namespace loader::cli
 {
 /// --batch ID and --reason TEXT, shared by replay and revert.
-boost::program_options::options_description
-operator_action_options(char const *command);
+boost::program_options::options_description operator_action_options(
+  char const *command);
 
 /// Both required (usage error otherwise); a positive batch id and a reason
 /// that is not blank (configuration errors).

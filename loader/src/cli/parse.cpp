@@ -30,9 +30,8 @@ namespace
 /// Boost's default style without prefix guessing: "--verb" is not
 /// "--verbose", and an abbreviation can never change meaning when an
 /// option is added later.
-constexpr int parse_style =
-  po::command_line_style::default_style &
-  ~po::command_line_style::allow_guessing;
+constexpr int parse_style = po::command_line_style::default_style &
+                            ~po::command_line_style::allow_guessing;
 
 struct FirstPass
 {
@@ -45,9 +44,8 @@ struct FirstPass
 FirstPass parse_global(int argc, char const *const argv[])
 {
   po::options_description all = global_options();
-  all.add_options()
-    ("command", po::value<std::string>())
-    ("subargs", po::value<std::vector<std::string>>());
+  all.add_options()("command", po::value<std::string>())(
+    "subargs", po::value<std::vector<std::string>>());
   po::positional_options_description pos;
   pos.add("command", 1).add("subargs", -1);
 
@@ -99,8 +97,7 @@ FirstPass parse_global(int argc, char const *const argv[])
 /// for `notify` ("notify" and "notify resolve") it is optional.  With
 /// for_help, a missing subcommand picks the first one instead of failing.
 CommandSpec const *find_command(std::string const &word,
-                                std::vector<std::string> &rest,
-                                bool for_help)
+                                std::vector<std::string> &rest, bool for_help)
 {
   CommandSpec const *single = nullptr;
   std::vector<CommandSpec const *> subs;
@@ -129,8 +126,8 @@ CommandSpec const *find_command(std::string const &word,
   std::string const list{boost::algorithm::join(known, ", ")};
   if (rest.empty() or rest.front().rfind('-', 0) == 0)
     usage_error("'" + word + "' needs a subcommand: " + list, word);
-  usage_error("unknown subcommand " + quoted(rest.front()) + " for '" +
-                word + "' (known: " + list + ")",
+  usage_error("unknown subcommand " + quoted(rest.front()) + " for '" + word +
+                "' (known: " + list + ")",
               word);
 }
 
@@ -142,9 +139,9 @@ po::variables_map parse_command(std::vector<std::string> const &tokens,
 {
   // The --config file's values, merged under the command line's.
   std::vector<std::string> const file_tokens{
-    config ? config_file_tokens(*config, std::string{spec.name},
-                                spec.options())
-           : std::vector<std::string>{}};
+    config
+      ? config_file_tokens(*config, std::string{spec.name}, spec.options())
+      : std::vector<std::string>{}};
   std::string const words{spec.name};
   po::options_description all{spec.options()};
   po::positional_options_description pos;
@@ -249,8 +246,8 @@ ParsedCommandLine parse_command_line(int argc, char const *const argv[])
   if (verbose) r.global.log_level = LogLevel::debug;
   if (quiet) r.global.log_level = LogLevel::warn;
 
-  Bound bound{r.command->bind(
-    parse_command(first.rest, *r.command, get(vm, "config")))};
+  Bound bound{
+    r.command->bind(parse_command(first.rest, *r.command, get(vm, "config")))};
   r.options = std::move(bound.options);
   r.run = std::move(bound.run);
 

@@ -16,7 +16,7 @@ constexpr std::string_view reference_command_name = "__reference";
 /// The kinds __reference prints, each with where its text goes.
 struct ReferenceKind
 {
-  std::string_view kind; ///< "commands"
+  std::string_view kind;   ///< "commands"
   std::string_view target; ///< "docs/reference/commands.md"
   std::string (*text)();
 };

@@ -18,7 +18,8 @@ std::string description()
          "authorization once: it starts a new attempt from\nreceived, reads "
          "the manifest (or that load's --expect-*) again and stages\nthe "
          "file again. Another state exits 78. Recorded in "
-         "ingest.operator_action\nwhere session_user and the reason are kept. See "
+         "ingest.operator_action\nwhere session_user and the reason are kept. "
+         "See "
          "docs/guide/recover.md.\n";
 }
 
@@ -29,8 +30,7 @@ po::options_description options()
 
 Bound bind(po::variables_map const &vm)
 {
-  flows::OperatorActionRequest const out{
-    bind_operator_action(vm, "replay")};
+  flows::OperatorActionRequest const out{bind_operator_action(vm, "replay")};
   return {out, [out](GlobalOptions const &g, Logger const &) {
             return flows::replay(g.dsn, out);
           }};

@@ -31,8 +31,7 @@ po::options_description options()
 
 Bound bind(po::variables_map const &vm)
 {
-  flows::OperatorActionRequest const out{
-    bind_operator_action(vm, "revert")};
+  flows::OperatorActionRequest const out{bind_operator_action(vm, "revert")};
   return {out, [out](GlobalOptions const &g, Logger const &) {
             return flows::revert(g.dsn, out);
           }};

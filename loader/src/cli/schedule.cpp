@@ -1,8 +1,8 @@
 /// `invoice-loader schedule install [...]` and `schedule remove [...]`.
+#include "flows/schedule.hpp"
 #include "cli/commands.hpp"
 #include "cli/help.hpp"
 #include "cli/values.hpp"
-#include "flows/schedule.hpp"
 
 namespace po = boost::program_options;
 
@@ -36,22 +36,22 @@ std::string remove_description()
 po::options_description common(char const *title)
 {
   po::options_description d{title, help_line_length};
-  d.add_options()
-    ("cron-database", po::value<std::string>()->value_name("DB"),
-     "the database pg_cron keeps its jobs in (default: the server's "
-     "cron.database_name, else postgres)");
+  d.add_options()(
+    "cron-database", po::value<std::string>()->value_name("DB"),
+    "the database pg_cron keeps its jobs in (default: the server's "
+    "cron.database_name, else postgres)");
   return d;
 }
 
 po::options_description install_options()
 {
   po::options_description d{common("Options for schedule install")};
-  d.add_options()
-    ("schedule", po::value<std::string>()->value_name("CRON"),
-     "when, in cron syntax, GMT (default '* * * * *': every minute)")
-    ("run-as", po::value<std::string>()->value_name("ROLE"),
-     "the role the job runs as (default invoice_loader: the sweep needs no "
-     "operator right); it must be able to connect as pg_cron does");
+  d.add_options()(
+    "schedule", po::value<std::string>()->value_name("CRON"),
+    "when, in cron syntax, GMT (default '* * * * *': every minute)")(
+    "run-as", po::value<std::string>()->value_name("ROLE"),
+    "the role the job runs as (default invoice_loader: the sweep needs no "
+    "operator right); it must be able to connect as pg_cron does");
   return d;
 }
 

@@ -1,9 +1,9 @@
 /// `invoice-loader source add NAME [options]` (operator).
+#include "flows/source_add.hpp"
 #include "cli/commands.hpp"
 #include "cli/feed_options.hpp"
 #include "cli/help.hpp"
 #include "cli/values.hpp"
-#include "flows/source_add.hpp"
 #include "net/transport.hpp"
 
 namespace po = boost::program_options;
@@ -28,31 +28,31 @@ std::string description()
 po::options_description options()
 {
   po::options_description d{"Options for source add", help_line_length};
-  d.add_options()
-    ("policy", po::value<std::string>()->value_name("POLICY"),
-     "all-or-nothing (default for a new source): any rejected row "
-     "quarantines the batch; partial: publish the accepted rows and "
-     "quarantine the rejected ones")
-    ("max-rejected-share", po::value<std::string>()->value_name("F"),
-     "with partial: the largest share of rejected rows, a plain decimal "
-     "from 0 to 1 (e.g. 0.05)")
-    ("start-date", po::value<std::string>()->value_name("D"),
-     "first business date of the source, YYYY-MM-DD")
-    ("feed-url", po::value<std::string>()->value_name("TEMPLATE"),
-     "where catch-up fetches the source's daily files: a URL (http, https, "
-     "file, sftp) or path in which {date} is the business date, "
-     "YYYY-MM-DD; the manifest is next to each file (.manifest.json). No "
-     "password in it: credentials come from a netrc file")
-    ("deadline", po::value<std::string>()->value_name("HH:MM"),
-     "the UTC time of day on D+1 by which business date D should be "
-     "published; the sweep writes one deadline_missed notification per "
-     "date past it")
-    ("retention-days", po::value<std::string>()->value_name("N"),
-     "days the staging rows of a published, reverted or quarantined batch "
-     "are kept before the sweep deletes them, 1-3650 (default 30)")
-    ("allow-unknown-columns", po::bool_switch(),
-     "ignore columns the contract does not know instead of quarantining "
-     "the batch");
+  d.add_options()(
+    "policy", po::value<std::string>()->value_name("POLICY"),
+    "all-or-nothing (default for a new source): any rejected row "
+    "quarantines the batch; partial: publish the accepted rows and "
+    "quarantine the rejected ones")(
+    "max-rejected-share", po::value<std::string>()->value_name("F"),
+    "with partial: the largest share of rejected rows, a plain decimal "
+    "from 0 to 1 (e.g. 0.05)")(
+    "start-date", po::value<std::string>()->value_name("D"),
+    "first business date of the source, YYYY-MM-DD")(
+    "feed-url", po::value<std::string>()->value_name("TEMPLATE"),
+    "where catch-up fetches the source's daily files: a URL (http, https, "
+    "file, sftp) or path in which {date} is the business date, "
+    "YYYY-MM-DD; the manifest is next to each file (.manifest.json). No "
+    "password in it: credentials come from a netrc file")(
+    "deadline", po::value<std::string>()->value_name("HH:MM"),
+    "the UTC time of day on D+1 by which business date D should be "
+    "published; the sweep writes one deadline_missed notification per "
+    "date past it")(
+    "retention-days", po::value<std::string>()->value_name("N"),
+    "days the staging rows of a published, reverted or quarantined batch "
+    "are kept before the sweep deletes them, 1-3650 (default 30)")(
+    "allow-unknown-columns", po::bool_switch(),
+    "ignore columns the contract does not know instead of quarantining "
+    "the batch");
   return d;
 }
 

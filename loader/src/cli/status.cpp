@@ -1,9 +1,9 @@
 /// `invoice-loader status [--source S] [--batch ID] [--format text|json]`.
+#include "flows/status.hpp"
 #include "cli/commands.hpp"
 #include "cli/help.hpp"
 #include "cli/status_render.hpp"
 #include "cli/values.hpp"
-#include "flows/status.hpp"
 
 namespace po = boost::program_options;
 
@@ -14,8 +14,7 @@ namespace
 std::vector<std::string_view> const &states()
 {
   static std::vector<std::string_view> const values{
-    "received", "staged", "validated", "published", "quarantined",
-    "reverted"};
+    "received", "staged", "validated", "published", "quarantined", "reverted"};
   return values;
 }
 
@@ -35,22 +34,21 @@ std::string description()
 po::options_description options()
 {
   po::options_description d{"Options for status", help_line_length};
-  d.add_options()
-    ("source", po::value<std::string>()->value_name("S"),
-     "only this source")
-    ("batch", po::value<std::string>()->value_name("ID"),
-     "only this batch, a positive integer")
-    ("state", po::value<std::string>()->value_name("STATE"),
-     "only batches in this state: received, staged, validated, published, "
-     "quarantined, reverted")
-    ("since", po::value<std::string>()->value_name("D"),
-     "only batches of business dates from D on, YYYY-MM-DD")
-    ("limit", po::value<std::string>()->value_name("N"),
-     "at most N batches, newest first, 1-10000; default 50")
-    ("format", po::value<std::string>()->value_name("FORMAT"),
-     "text (default: tables and, for blocked sources, the next action), "
-     "json (the same report as one document), or prometheus "
-     "(node_exporter textfile metrics: see docs/reference/metrics.md)");
+  d.add_options()("source", po::value<std::string>()->value_name("S"),
+                  "only this source")(
+    "batch", po::value<std::string>()->value_name("ID"),
+    "only this batch, a positive integer")(
+    "state", po::value<std::string>()->value_name("STATE"),
+    "only batches in this state: received, staged, validated, published, "
+    "quarantined, reverted")(
+    "since", po::value<std::string>()->value_name("D"),
+    "only batches of business dates from D on, YYYY-MM-DD")(
+    "limit", po::value<std::string>()->value_name("N"),
+    "at most N batches, newest first, 1-10000; default 50")(
+    "format", po::value<std::string>()->value_name("FORMAT"),
+    "text (default: tables and, for blocked sources, the next action), "
+    "json (the same report as one document), or prometheus "
+    "(node_exporter textfile metrics: see docs/reference/metrics.md)");
   return d;
 }
 
@@ -74,20 +72,20 @@ Bound bind(po::variables_map const &vm)
                                     : flows::StatusFormat::text;
   }
   out.json = out.format == flows::StatusFormat::json;
-  return {out, [out](GlobalOptions const &g, Logger const &) {
-            std::string const report{flows::status_report(g.dsn, out)};
-            switch (out.format)
-            {
-            case flows::StatusFormat::json:
-              return flows::Result{flows::Outcome::done, report + "\n"};
-            case flows::StatusFormat::prometheus:
-              return flows::Result{flows::Outcome::done,
-                                   render_status_prometheus(report)};
-            case flows::StatusFormat::text: break;
-            }
-            return flows::Result{flows::Outcome::done,
-                                 render_status_text(report)};
-          }};
+  return {
+    out, [out](GlobalOptions const &g, Logger const &) {
+      std::string const report{flows::status_report(g.dsn, out)};
+      switch (out.format)
+      {
+      case flows::StatusFormat::json:
+        return flows::Result{flows::Outcome::done, report + "\n"};
+      case flows::StatusFormat::prometheus:
+        return flows::Result{flows::Outcome::done,
+                             render_status_prometheus(report)};
+      case flows::StatusFormat::text: break;
+      }
+      return flows::Result{flows::Outcome::done, render_status_text(report)};
+    }};
 }
 } // namespace
 

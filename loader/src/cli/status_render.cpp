@@ -161,10 +161,11 @@ std::string render_status_prometheus(std::string const &report_json)
              "Seconds since the end (UTC) of the watermark's business "
              "date: about 86400 the morning after a good night.",
              {}};
-  Family batches{"invoice_loader_batches",
-                 "Batches of the source by state.", {}};
+  Family batches{
+    "invoice_loader_batches", "Batches of the source by state.", {}};
   Family duration{"invoice_loader_last_load_duration_seconds",
-                  "Duration of the source's last finished attempt.", {}};
+                  "Duration of the source's last finished attempt.",
+                  {}};
   Family records{"invoice_loader_last_load_records",
                  "Records of the batch of the source's last finished "
                  "attempt (from its manifest).",
@@ -180,8 +181,8 @@ std::string render_status_prometheus(std::string const &report_json)
       if (auto const t = epoch_of_date(s["watermark_date"].get<std::string>()))
       {
         watermark.samples.push_back("{" + src + "} " + std::to_string(*t));
-        age.samples.push_back("{" + src + "} " +
-                              number(s.value("watermark_age_seconds", json{})));
+        age.samples.push_back(
+          "{" + src + "} " + number(s.value("watermark_age_seconds", json{})));
       }
     json const by_state = s.value("batches_by_state", json::object());
     for (char const *state : {"received", "staged", "validated", "published",
@@ -221,24 +222,23 @@ std::string render_status_prometheus(std::string const &report_json)
 std::string render_status_text(std::string const &report_json)
 {
   json const r = parse_report(report_json);
-  std::string out =
-    table("Watermarks", r.value("watermarks", json::array()),
-          {{"source", "source"},
-           {"business_date", "business_date"},
-           {"batch_id", "batch_id"},
-           {"advanced_at", "advanced_at"}}) +
-    "\n" +
-    table("Batches", r.value("batches", json::array()),
-          {{"batch_id", "batch"},
-           {"source", "source"},
-           {"business_date", "business_date"},
-           {"state", "state"},
-           {"record_count", "records"},
-           {"control_total", "control_total"},
-           {"accepted_count", "accepted"},
-           {"rejected_count", "rejected"},
-           {"attempts", "attempts"},
-           {"last_error", "last_error", true}});
+  std::string out = table("Watermarks", r.value("watermarks", json::array()),
+                          {{"source", "source"},
+                           {"business_date", "business_date"},
+                           {"batch_id", "batch_id"},
+                           {"advanced_at", "advanced_at"}}) +
+                    "\n" +
+                    table("Batches", r.value("batches", json::array()),
+                          {{"batch_id", "batch"},
+                           {"source", "source"},
+                           {"business_date", "business_date"},
+                           {"state", "state"},
+                           {"record_count", "records"},
+                           {"control_total", "control_total"},
+                           {"accepted_count", "accepted"},
+                           {"rejected_count", "rejected"},
+                           {"attempts", "attempts"},
+                           {"last_error", "last_error", true}});
   json const actions = r.value("next_actions", json::array());
   if (not actions.empty())
   {
@@ -265,8 +265,8 @@ std::string render_status_text(std::string const &report_json)
                          {"ms", "ms"},
                          {"message", "message", true}});
     json rejections = r.value("rejections", json::array());
-    if (rejections.size() > 50) rejections.erase(rejections.begin() + 50,
-                                                 rejections.end());
+    if (rejections.size() > 50)
+      rejections.erase(rejections.begin() + 50, rejections.end());
     json const actions_done = r.value("operator_actions", json::array());
     if (actions_done.is_array() and not actions_done.empty())
       out += "\n" + table("Operator actions", actions_done,

@@ -11,10 +11,9 @@ namespace loader::cli
 {
 void usage_error(std::string const &msg, std::string_view hint)
 {
-  throw LoaderError{ErrorKind::usage,
-                    msg + "; see 'invoice-loader" +
-                      (hint.empty() ? "" : " ") + std::string{hint} +
-                      " --help'"};
+  throw LoaderError{ErrorKind::usage, msg + "; see 'invoice-loader" +
+                                        (hint.empty() ? "" : " ") +
+                                        std::string{hint} + " --help'"};
 }
 
 void config_error(std::string const &msg)
@@ -34,7 +33,10 @@ bool flag(boost::program_options::variables_map const &vm, char const *key)
   return vm.count(key) != 0 and vm[key].as<bool>();
 }
 
-std::string quoted(std::string const &v) { return "'" + v + "'"; }
+std::string quoted(std::string const &v)
+{
+  return "'" + v + "'";
+}
 
 void check_date(char const *option, std::string const &v)
 {
@@ -68,7 +70,8 @@ bool check_text_or_json(char const *option, std::string const &v)
 
 void check_not_empty(char const *option, std::string const &v)
 {
-  if (v.empty()) config_error(std::string{"--"} + option + " must not be empty");
+  if (v.empty())
+    config_error(std::string{"--"} + option + " must not be empty");
 }
 
 std::optional<std::int64_t> bounded(
@@ -80,8 +83,8 @@ std::optional<std::int64_t> bounded(
   auto const v = all_digits(*text) ? to_int64(*text) : std::nullopt;
   if (not v or *v < lo or *v > hi)
     config_error(std::string{"--"} + option + " " + quoted(*text) +
-                 " is not a whole number from " + std::to_string(lo) +
-                 " to " + std::to_string(hi));
+                 " is not a whole number from " + std::to_string(lo) + " to " +
+                 std::to_string(hi));
   return v;
 }
 
@@ -140,12 +143,12 @@ bool is_share(std::string const &v)
   if (not is_plain_decimal(v) or v[0] == '-') return false;
   auto const dot = v.find('.');
   std::string_view const whole = std::string_view{v}.substr(0, dot);
-  std::string_view const frac =
-    dot == std::string::npos ? std::string_view{}
-                             : std::string_view{v}.substr(dot + 1);
+  std::string_view const frac = dot == std::string::npos
+                                  ? std::string_view{}
+                                  : std::string_view{v}.substr(dot + 1);
   auto const first = whole.find_first_not_of('0');
-  if (first == std::string_view::npos) return true; // 0.xxx
-  if (whole.substr(first) != "1") return false;     // >= 2
+  if (first == std::string_view::npos) return true;             // 0.xxx
+  if (whole.substr(first) != "1") return false;                 // >= 2
   return frac.find_first_not_of('0') == std::string_view::npos; // 1.000
 }
 
@@ -164,8 +167,7 @@ std::string option_name_only(std::string token)
 {
   if (auto const eq = token.find('='); eq != std::string::npos)
     token.erase(eq);
-  if (token.size() > 2 and token[0] == '-' and token[1] != '-')
-    token.erase(2);
+  if (token.size() > 2 and token[0] == '-' and token[1] != '-') token.erase(2);
   return token;
 }
 } // namespace loader::cli

@@ -19,8 +19,8 @@ std::string libpq_version()
 
 std::string version_text()
 {
-  return std::string{"invoice-loader "} + version + "\n" +
-         "commit " + git_commit + "\n" + "libpq " + libpq_version() + "\n" +
-         "schema " + db::binary_schema().name + "\n";
+  return std::string{"invoice-loader "} + version + "\n" + "commit " +
+         git_commit + "\n" + "libpq " + libpq_version() + "\n" + "schema " +
+         db::binary_schema().name + "\n";
 }
 } // namespace loader::cli

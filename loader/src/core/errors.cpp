@@ -142,10 +142,11 @@ std::string one_line(std::string_view message, bool keep_context)
     if (end == std::string_view::npos) end = message.size();
     std::string_view line = message.substr(start, end - start);
     start = end + 1;
-    while (not line.empty() and (line.back() == ' ' or line.back() == '\r' or
-                                 line.back() == '\t'))
+    while (not line.empty() and
+           (line.back() == ' ' or line.back() == '\r' or line.back() == '\t'))
       line.remove_suffix(1);
-    if (line.substr(0, 8) == "CONTEXT:") in_context = true;
+    if (line.substr(0, 8) == "CONTEXT:")
+      in_context = true;
     else if (line.substr(0, 7) == "DETAIL:" or line.substr(0, 5) == "HINT:")
       in_context = false;
     if (line.empty() or (in_context and not keep_context)) continue;

@@ -12,21 +12,21 @@ namespace loader
 /// (classify_*), mapped to an exit code only by exit_code_of().
 enum class ErrorKind
 {
-  usage,      ///< the command line is malformed (64)
-  data,       ///< the input is wrong; the batch is quarantined (65)
-  no_input,   ///< the input file does not exist (66)
-  internal,   ///< a bug (70)
-  transient,  ///< try again later; rerunning is safe (75)
-  in_doubt,   ///< commit outcome unknown; resolve, never blindly redo (75)
+  usage,       ///< the command line is malformed (64)
+  data,        ///< the input is wrong; the batch is quarantined (65)
+  no_input,    ///< the input file does not exist (66)
+  internal,    ///< a bug (70)
+  transient,   ///< try again later; rerunning is safe (75)
+  in_doubt,    ///< commit outcome unknown; resolve, never blindly redo (75)
   interrupted, ///< SIGTERM/SIGINT; the attempt is closed, rerun is safe (75)
-  permission, ///< credentials or privileges (77)
-  config,     ///< configuration: unknown source, bad option value (78)
+  permission,  ///< credentials or privileges (77)
+  config,      ///< configuration: unknown source, bad option value (78)
 };
 
 /// Every ErrorKind, in the order above (for tables and tests).
 constexpr ErrorKind error_kinds[] = {
-  ErrorKind::usage,     ErrorKind::data,        ErrorKind::no_input,
-  ErrorKind::internal,  ErrorKind::transient,   ErrorKind::in_doubt,
+  ErrorKind::usage,       ErrorKind::data,       ErrorKind::no_input,
+  ErrorKind::internal,    ErrorKind::transient,  ErrorKind::in_doubt,
   ErrorKind::interrupted, ErrorKind::permission, ErrorKind::config,
 };
 

@@ -1,9 +1,9 @@
 #include "core/interrupt.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstring>
-#include <algorithm>
 #include <thread>
 
 #include "core/errors.hpp"
@@ -35,7 +35,10 @@ void install_interrupt_handlers() noexcept
   ::sigaction(SIGINT, &sa, nullptr);
 }
 
-int interrupted() noexcept { return g_signal; }
+int interrupted() noexcept
+{
+  return g_signal;
+}
 
 void throw_if_interrupted(std::string const &during)
 {
@@ -53,9 +56,8 @@ void sleep_unless_interrupted(std::chrono::milliseconds d)
   while (g_signal == 0 and std::chrono::steady_clock::now() < until)
   {
     auto const left = until - std::chrono::steady_clock::now();
-    std::this_thread::sleep_for(
-      std::min<std::chrono::steady_clock::duration>(
-        left, std::chrono::milliseconds{50}));
+    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
+      left, std::chrono::milliseconds{50}));
   }
 }
 

@@ -26,10 +26,7 @@ public:
   }
   bool string(string_t &v) override { return put(v); }
   bool binary(binary_t &) override { return put(nullptr); }
-  bool start_object(std::size_t) override
-  {
-    return open(json::object());
-  }
+  bool start_object(std::size_t) override { return open(json::object()); }
   bool key(string_t &k) override
   {
     m_key = k;

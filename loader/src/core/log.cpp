@@ -64,8 +64,10 @@ bool needs_quotes(std::string_view v) noexcept
 
 void append_text(std::string &out, std::string_view v)
 {
-  if (needs_quotes(v)) out += json_quote(v);
-  else out += v;
+  if (needs_quotes(v))
+    out += json_quote(v);
+  else
+    out += v;
 }
 
 /// A typed value in a text line: numbers and truth values bare, a JSON
@@ -75,13 +77,16 @@ void append_value(std::string &out, LogValue const &v)
   std::visit(
     [&out](auto const &x) {
       using T = std::decay_t<decltype(x)>;
-      if constexpr (std::is_same_v<T, std::string>) append_text(out, x);
+      if constexpr (std::is_same_v<T, std::string>)
+        append_text(out, x);
       else if constexpr (std::is_same_v<T, std::int64_t>)
         out += std::to_string(x);
       else if constexpr (std::is_same_v<T, double>)
         out += nlohmann::json(x).dump();
-      else if constexpr (std::is_same_v<T, bool>) out += x ? "true" : "false";
-      else append_text(out, x.text);
+      else if constexpr (std::is_same_v<T, bool>)
+        out += x ? "true" : "false";
+      else
+        append_text(out, x.text);
     },
     v.value());
 }
@@ -123,12 +128,16 @@ void append_message(std::string &out, std::string_view m)
   for (char const ch : m)
   {
     auto const c = static_cast<unsigned char>(ch);
-    if (c == '\n') out += "\\n";
-    else if (c == '\r') out += "\\r";
-    else if (c == '\t') out += "\\t";
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\r')
+      out += "\\r";
+    else if (c == '\t')
+      out += "\\t";
     else if (c < 0x20 or c == 0x7f)
       out += {'\\', 'x', hex_digits[c >> 4], hex_digits[c & 0x0f]};
-    else out.push_back(ch);
+    else
+      out.push_back(ch);
   }
 }
 } // namespace
@@ -169,8 +178,7 @@ std::string json_quote(std::string_view s)
     case '\t': out += "\\t"; break;
     default:
       if (c < 0x20)
-        out += {'\\', 'u', '0', '0', hex_digits[c >> 4],
-                hex_digits[c & 0x0f]};
+        out += {'\\', 'u', '0', '0', hex_digits[c >> 4], hex_digits[c & 0x0f]};
       else
         out.push_back(s[i]);
     }

@@ -10,8 +10,18 @@
 
 namespace loader
 {
-enum class LogFormat { text, json };
-enum class LogLevel { debug = 0, info = 1, warn = 2, error = 3 };
+enum class LogFormat
+{
+  text,
+  json
+};
+enum class LogLevel
+{
+  debug = 0,
+  info = 1,
+  warn = 2,
+  error = 3
+};
 
 /// A log field's value, typed: JSON lines carry numbers as numbers and a
 /// JSON document (LogValue::json) as an object; text lines show them bare.
@@ -29,14 +39,16 @@ public:
   LogValue(char const *s) : m_value{std::string{s}} {}
   LogValue(bool b) : m_value{b} {}
   LogValue(double d) : m_value{d} {}
-  template<typename T,
-           std::enable_if_t<std::is_integral_v<T> and
-                              not std::is_same_v<T, bool> and
-                              not std::is_same_v<T, char>,
-                            int> = 0>
+  template<typename T, std::enable_if_t<std::is_integral_v<T> and
+                                          not std::is_same_v<T, bool> and
+                                          not std::is_same_v<T, char>,
+                                        int> = 0>
   LogValue(T n) : m_value{static_cast<std::int64_t>(n)}
   {}
-  static LogValue json(std::string text) { return LogValue{Json{std::move(text)}}; }
+  static LogValue json(std::string text)
+  {
+    return LogValue{Json{std::move(text)}};
+  }
 
   using Variant = std::variant<std::string, std::int64_t, double, bool, Json>;
   Variant const &value() const noexcept { return m_value; }
@@ -59,13 +71,21 @@ public:
   void log(LogLevel level, std::string_view message,
            std::initializer_list<LogField> fields = {}) const;
   void debug(std::string_view m, std::initializer_list<LogField> f = {}) const
-  { log(LogLevel::debug, m, f); }
+  {
+    log(LogLevel::debug, m, f);
+  }
   void info(std::string_view m, std::initializer_list<LogField> f = {}) const
-  { log(LogLevel::info, m, f); }
+  {
+    log(LogLevel::info, m, f);
+  }
   void warn(std::string_view m, std::initializer_list<LogField> f = {}) const
-  { log(LogLevel::warn, m, f); }
+  {
+    log(LogLevel::warn, m, f);
+  }
   void error(std::string_view m, std::initializer_list<LogField> f = {}) const
-  { log(LogLevel::error, m, f); }
+  {
+    log(LogLevel::error, m, f);
+  }
 
   /// A logger whose every line also carries these fields (after run_id,
   /// before the line's own): the batch's source and business date, say.

@@ -39,8 +39,7 @@ RetryDecision decide_retry(RetryPolicy const &p, int failures, ms elapsed,
   if (p.max_attempts > 0 and failures >= p.max_attempts)
   {
     d.stop_reason = "after " + std::to_string(failures) + " tries (" +
-                    "--retry-attempts " + std::to_string(p.max_attempts) +
-                    ")";
+                    "--retry-attempts " + std::to_string(p.max_attempts) + ")";
     return d;
   }
   ms const left{p.budget - elapsed};
@@ -109,10 +108,10 @@ void Retrier::after_failure(std::string const &step, LoaderError const &e,
                         " did not succeed " + d.stop_reason +
                         "; last error: " + e.what(),
                       e.sqlstate};
-  std::string const tries{
-    m_policy.max_attempts > 0
-      ? std::to_string(failures) + "/" + std::to_string(m_policy.max_attempts)
-      : std::to_string(failures)};
+  std::string const tries{m_policy.max_attempts > 0
+                            ? std::to_string(failures) + "/" +
+                                std::to_string(m_policy.max_attempts)
+                            : std::to_string(failures)};
   std::string_view const message{
     e.kind == ErrorKind::in_doubt
       ? "commit outcome unknown; resolving from the checkpoint; retrying"

@@ -23,8 +23,8 @@ namespace loader
 /// run notices a server that is back within about 5 s (2.5 s on average).
 struct RetryPolicy
 {
-  int max_attempts = 0;                       ///< tries per step; 0: no bound
-  std::chrono::milliseconds budget{300'000};  ///< whole run
+  int max_attempts = 0;                      ///< tries per step; 0: no bound
+  std::chrono::milliseconds budget{300'000}; ///< whole run
   std::chrono::milliseconds base{250};
   std::chrono::milliseconds cap{5'000};
 };
@@ -58,11 +58,10 @@ struct RetryDecision
 /// retry_after is longer than what is left of it (waiting less would not
 /// honour it, waiting more would overrun), or when max_attempts (if set)
 /// tries have failed.
-RetryDecision decide_retry(RetryPolicy const &p, int failures,
-                           std::chrono::milliseconds elapsed,
-                           std::chrono::milliseconds jittered,
-                           std::optional<std::chrono::milliseconds>
-                             retry_after = std::nullopt);
+RetryDecision decide_retry(
+  RetryPolicy const &p, int failures, std::chrono::milliseconds elapsed,
+  std::chrono::milliseconds jittered,
+  std::optional<std::chrono::milliseconds> retry_after = std::nullopt);
 
 class Retrier
 {
@@ -78,10 +77,11 @@ public:
 
   /// Run attempt() until it returns, or fails with a kind that is not
   /// retryable (a failure's LoaderError::retry_after, when set, is the
-  /// least the next try waits: decide_retry) (rethrown as is), or the budget (or the tries, if bounded)
-  /// run out (LoaderError transient "retry budget exhausted ...", carrying
-  /// the last error's SQLSTATE).  Before each retry, on_retry() runs (e.g.
-  /// drop the connection so the next try reconnects and resumes).
+  /// least the next try waits: decide_retry) (rethrown as is), or the budget
+  /// (or the tries, if bounded) run out (LoaderError transient "retry budget
+  /// exhausted ...", carrying the last error's SQLSTATE).  Before each retry,
+  /// on_retry() runs (e.g. drop the connection so the next try reconnects and
+  /// resumes).
   template<typename Attempt>
   auto run(std::string const &step, Attempt &&attempt,
            std::function<void()> const &on_retry = {}) -> decltype(attempt())

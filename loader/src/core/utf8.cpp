@@ -16,10 +16,7 @@ Utf8Decoder::Step Utf8Decoder::step(unsigned char c) noexcept
     return --m_need == 0 ? Step::complete : Step::partial;
   }
   if (c < 0x80) return Step::complete;
-  if (c >= 0xC2 and c <= 0xDF)
-  {
-    m_need = 1;
-  }
+  if (c >= 0xC2 and c <= 0xDF) { m_need = 1; }
   else if (c >= 0xE0 and c <= 0xEF)
   {
     // E0: no overlongs; ED: no UTF-16 surrogates (D800-DFFF).
@@ -36,10 +33,7 @@ Utf8Decoder::Step Utf8Decoder::step(unsigned char c) noexcept
     m_hi = (c == 0xF4) ? 0x8F : 0xBF;
     return Step::partial;
   }
-  else
-  {
-    return Step::invalid;
-  }
+  else { return Step::invalid; }
   m_lo = 0x80;
   m_hi = 0xBF;
   return Step::partial;

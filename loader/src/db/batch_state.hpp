@@ -26,7 +26,7 @@ enum class AttemptOutcome
   published,
   already_published,
   quarantined,
-  waiting,     ///< validated; waits for an earlier date or another batch
+  waiting, ///< validated; waits for an earlier date or another batch
   failed,
   abandoned,   ///< its process died (closed by a later run)
   interrupted, ///< SIGTERM/SIGINT

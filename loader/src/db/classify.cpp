@@ -141,8 +141,7 @@ void rethrow_classified(std::string const &context)
   catch (pqxx::insufficient_privilege const &e)
   {
     // libpqxx 6.4 constructs this one without its SQLSTATE.
-    throw LoaderError{ErrorKind::permission, prefix + tidy(e.what()),
-                      "42501"};
+    throw LoaderError{ErrorKind::permission, prefix + tidy(e.what()), "42501"};
   }
   catch (pqxx::sql_error const &e)
   {

@@ -12,7 +12,10 @@ namespace
 {
 constexpr std::size_t chunk_bytes = 256 * 1024;
 
-PGconn *pg(void *p) { return static_cast<PGconn *>(p); }
+PGconn *pg(void *p)
+{
+  return static_cast<PGconn *>(p);
+}
 
 std::string error_of(PGconn *conn)
 {
@@ -26,8 +29,8 @@ CopyIn::CopyIn(pqxx::dbtransaction &tx, std::string const &copy_sql) :
         m_conn{RawConnection::of(tx)}
 {
   tx.exec0(copy_sql);
-  if (PQisBusy(pg(m_conn)) != 0 or PQtransactionStatus(pg(m_conn)) ==
-                                       PQTRANS_UNKNOWN)
+  if (PQisBusy(pg(m_conn)) != 0 or
+      PQtransactionStatus(pg(m_conn)) == PQTRANS_UNKNOWN)
     throw LoaderError{ErrorKind::transient,
                       "COPY did not start: " + error_of(pg(m_conn))};
   m_buffer.reserve(chunk_bytes + 64 * 1024);

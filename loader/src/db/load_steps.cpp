@@ -26,15 +26,21 @@ std::string begin_args_json(BeginArgs const &a)
   auto const opt = [](auto const &v) {
     return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
   };
-  nlohmann::json const args{
-    {"source", a.source},           {"business_date", a.business_date},
-    {"sha256", a.sha256},           {"size_bytes", a.size},
-    {"file_name", a.file_name},     {"had_bom", a.had_bom},
-    {"columns", a.columns},         {"problems", problems},
-    {"manifest", opt(a.manifest)},  {"expect_count", opt(a.expect_count)},
-    {"expect_total", opt(a.expect_total)},
-    {"run_id", a.run_id},           {"host", a.host},
-    {"pid", a.pid},                 {"file_records", a.records}};
+  nlohmann::json const args{{"source", a.source},
+                            {"business_date", a.business_date},
+                            {"sha256", a.sha256},
+                            {"size_bytes", a.size},
+                            {"file_name", a.file_name},
+                            {"had_bom", a.had_bom},
+                            {"columns", a.columns},
+                            {"problems", problems},
+                            {"manifest", opt(a.manifest)},
+                            {"expect_count", opt(a.expect_count)},
+                            {"expect_total", opt(a.expect_total)},
+                            {"run_id", a.run_id},
+                            {"host", a.host},
+                            {"pid", a.pid},
+                            {"file_records", a.records}};
   // Bytes that are not UTF-8 (a detail quoting the file) become U+FFFD.
   return args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
@@ -51,9 +57,7 @@ namespace
 {
   PGconn *conn = RawConnection::of(tx);
   PQsendQuery(conn, "COMMIT");
-  while (PQflush(conn) == 1)
-  {
-  }
+  while (PQflush(conn) == 1) {}
   failpoint("after_publish_commit");
   throw LoaderError{ErrorKind::internal, "failpoint did not fire"};
 }
@@ -70,14 +74,14 @@ Resumed LoadSteps::resume_attempt(std::int64_t attempt_id)
   try
   {
     pqxx::work tx{m_db.cx()};
-    pqxx::row const r{tx.exec_params1(
-      "select state, coalesce(xact_status, '') "
-      "from ingest.resume_attempt($1, $2)",
-      attempt_id, m_xid.empty() ? nullptr : m_xid.c_str())};
+    pqxx::row const r{
+      tx.exec_params1("select state, coalesce(xact_status, '') "
+                      "from ingest.resume_attempt($1, $2)",
+                      attempt_id, m_xid.empty() ? nullptr : m_xid.c_str())};
     tx.commit();
     m_xid.clear();
-    return {parse_batch_state(r[0].as<std::string>()),
-            r[1].as<std::string>(), false};
+    return {parse_batch_state(r[0].as<std::string>()), r[1].as<std::string>(),
+            false};
   }
   catch (pqxx::sql_error const &e)
   {
@@ -111,8 +115,12 @@ SourceConfig LoadSteps::get_source(std::string const &source)
       return r[i].is_null() ? std::nullopt
                             : std::optional<std::string>{r[i].c_str()};
     };
-    return {r[0].as<std::string>(), r[1].as<bool>(), r[2].as<bool>(),
-            text(3), text(4), text(5)};
+    return {r[0].as<std::string>(),
+            r[1].as<bool>(),
+            r[2].as<bool>(),
+            text(3),
+            text(4),
+            text(5)};
   }
   catch (...)
   {
@@ -122,10 +130,10 @@ SourceConfig LoadSteps::get_source(std::string const &source)
 
 Attempt begin_in(pqxx::dbtransaction &tx, BeginArgs const &a)
 {
-  pqxx::row const r{tx.exec_params1(
-    "select batch_id, attempt_id, attempt_no, state, created "
-    "from ingest.begin_attempt($1::jsonb)",
-    begin_args_json(a))};
+  pqxx::row const r{
+    tx.exec_params1("select batch_id, attempt_id, attempt_no, state, created "
+                    "from ingest.begin_attempt($1::jsonb)",
+                    begin_args_json(a))};
   return {r[0].as<std::int64_t>(), r[1].as<std::int64_t>(), r[2].as<int>(),
           parse_batch_state(r[3].as<std::string>()), r[4].as<bool>()};
 }
@@ -255,10 +263,10 @@ Published LoadSteps::publish(std::int64_t batch_id, std::int64_t attempt_id)
     {
       pqxx::work tx{m_db.cx()};
       CancelOnSignal const cancel{tx};
-      pqxx::row const w{tx.exec_params1(
-        "select outcome, state, coalesce(counts::text, '{}') "
-        "from ingest.write_batch($1, $2)",
-        batch_id, attempt_id)};
+      pqxx::row const w{
+        tx.exec_params1("select outcome, state, coalesce(counts::text, '{}') "
+                        "from ingest.write_batch($1, $2)",
+                        batch_id, attempt_id)};
       m_xid = xid_of(tx);
       tx.commit();
       if (w[0].as<std::string>() != "written") return published_of(w);
@@ -266,14 +274,13 @@ Published LoadSteps::publish(std::int64_t batch_id, std::int64_t attempt_id)
     failpoint("after_write_commit");
     pqxx::work tx{m_db.cx()};
     CancelOnSignal const cancel{tx};
-    pqxx::row const r{tx.exec_params1(
-      "select outcome, state, coalesce(counts::text, '{}') "
-      "from ingest.publish_batch($1, $2)",
-      batch_id, attempt_id)};
+    pqxx::row const r{
+      tx.exec_params1("select outcome, state, coalesce(counts::text, '{}') "
+                      "from ingest.publish_batch($1, $2)",
+                      batch_id, attempt_id)};
     m_xid = xid_of(tx);
     failpoint("before_publish_commit");
-    if (failpoint_armed("after_publish_commit"))
-      send_commit_and_die(tx);
+    if (failpoint_armed("after_publish_commit")) send_commit_and_die(tx);
     tx.commit();
     return published_of(r);
   }
@@ -299,8 +306,7 @@ void LoadSteps::abandon(std::int64_t batch_id, std::int64_t attempt_id,
   }
 }
 
-void LoadSteps::finish_attempt(std::int64_t attempt_id,
-                               AttemptOutcome outcome,
+void LoadSteps::finish_attempt(std::int64_t attempt_id, AttemptOutcome outcome,
                                std::optional<ErrorKind> error_class,
                                std::string const &sqlstate,
                                std::string const &message)

@@ -90,7 +90,7 @@ struct Rejection
 /// What a dry run found (nothing of it was kept).
 struct DryRun
 {
-  bool created = false; ///< the bytes were new (not a registered batch)
+  bool created = false;      ///< the bytes were new (not a registered batch)
   std::int64_t batch_id = 0; ///< the registered batch's (when not created)
   BatchState state = BatchState::received; ///< where the batch would stand
   long accepted = 0;

@@ -106,8 +106,8 @@ bool is_legacy_sum(int version, std::string const &recorded,
 std::pair<int, std::string> version_of(std::string_view path)
 {
   auto const slash = path.rfind('/');
-  std::string name{path.substr(slash == std::string_view::npos ? 0
-                                                               : slash + 1)};
+  std::string name{
+    path.substr(slash == std::string_view::npos ? 0 : slash + 1)};
   if (name.size() < 6 or name.find_first_not_of("0123456789") != 4 or
       name[4] != '_')
     throw LoaderError{ErrorKind::internal,
@@ -124,10 +124,9 @@ std::string migration_statements(std::string_view text)
   {
     auto const end = text.find('\n');
     std::string_view const line{text.substr(0, end)};
-    text.remove_prefix(end == std::string_view::npos ? text.size()
-                                                     : end + 1);
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
     auto const first = line.find_first_not_of(" \t\r");
-    if (first == std::string_view::npos) continue; // blank
+    if (first == std::string_view::npos) continue;   // blank
     if (line.compare(first, 2, "--") == 0) continue; // whole-line comment
     out.append(line);
     out.push_back('\n');
@@ -171,10 +170,12 @@ MigrateResult migrate(Database &db, Logger const &log, int up_to)
         else if (recorded != sum)
           throw LoaderError{
             ErrorKind::config,
-            "migration " + name + " was edited after it was applied "
-            "(recorded sha256 " + recorded + ", statements " + sum +
-            "); migrations are append-only: revert the edit and add a new "
-            "migration instead"};
+            "migration " + name +
+              " was edited after it was applied "
+              "(recorded sha256 " +
+              recorded + ", statements " + sum +
+              "); migrations are append-only: revert the edit and add a new "
+              "migration instead"};
         ++out.already;
         out.version = name;
         continue;
@@ -238,9 +239,8 @@ std::vector<MigrationState> migration_status(Database &db)
         {
           std::string const recorded{row[2].as<std::string>()};
           std::string const sum{migration_sha256(file.text)};
-          m.state = recorded == sum or
-                        is_legacy_sum(version, recorded,
-                                      sha256_of(file.text), sum)
+          m.state = recorded == sum or is_legacy_sum(version, recorded,
+                                                     sha256_of(file.text), sum)
                       ? "applied"
                       : "edited since applied";
           m.applied_at = row[3].as<std::string>();

@@ -11,10 +11,10 @@ namespace loader::db
 {
 struct MigrateResult
 {
-  int applied = 0;          ///< migrations applied by this run
-  int already = 0;          ///< migrations found applied before
-  int functions = 0;        ///< SQL function files re-applied
-  std::string version;      ///< newest migration version now in force
+  int applied = 0;     ///< migrations applied by this run
+  int already = 0;     ///< migrations found applied before
+  int functions = 0;   ///< SQL function files re-applied
+  std::string version; ///< newest migration version now in force
 };
 
 /// Apply every embedded migration not yet applied, in order, recording

@@ -26,13 +26,13 @@ StoredSource add_source(Database &db, SourceSettings const &s)
   try
   {
     pqxx::work tx{db.cx()};
-    char const *allow =
-      s.allow_unknown_columns ? (*s.allow_unknown_columns ? "true" : "false")
-                              : nullptr;
+    char const *allow = s.allow_unknown_columns
+                          ? (*s.allow_unknown_columns ? "true" : "false")
+                          : nullptr;
     std::optional<std::string> const retention{
-      s.retention_days ? std::optional<std::string>{std::to_string(
-                           *s.retention_days)}
-                       : std::nullopt};
+      s.retention_days
+        ? std::optional<std::string>{std::to_string(*s.retention_days)}
+        : std::nullopt};
     pqxx::row const r{tx.exec_params1(
       "select source, policy, max_rejected_share::text, start_date::text, "
       "feed_url, allow_unknown_columns, to_char(deadline, 'HH24:MI'), "
@@ -57,11 +57,11 @@ Replayed replay_batch(Database &db, std::int64_t batch_id,
   try
   {
     pqxx::work tx{db.cx()};
-    pqxx::row const r{tx.exec_params1(
-      "select action_id, batch_id, superseded_attempt_no, "
-      "superseded_run_id::text, created "
-      "from ingest.replay_batch($1, $2)",
-      batch_id, reason)};
+    pqxx::row const r{
+      tx.exec_params1("select action_id, batch_id, superseded_attempt_no, "
+                      "superseded_run_id::text, created "
+                      "from ingest.replay_batch($1, $2)",
+                      batch_id, reason)};
     tx.commit();
     Replayed out;
     out.action_id = r[0].as<std::int64_t>();

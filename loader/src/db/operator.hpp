@@ -17,8 +17,8 @@ struct SourceSettings
   std::optional<std::string> start_date;         ///< YYYY-MM-DD
   std::optional<std::string> feed_url;
   std::optional<bool> allow_unknown_columns;
-  std::optional<std::string> deadline;     ///< HH:MM, UTC, on D+1
-  std::optional<int> retention_days;       ///< staging kept, days
+  std::optional<std::string> deadline; ///< HH:MM, UTC, on D+1
+  std::optional<int> retention_days;   ///< staging kept, days
 };
 
 /// The source as stored after `source add`; absent values are nullopt.

@@ -61,8 +61,7 @@ std::optional<std::string> mark_notification(Database &db, std::int64_t id,
       "select ingest.mark_notification($1, $2, $3::integer, $4, $5, $6, "
       "$7::interval)",
       id, std::string{name_of(m.outcome)}, text(status), text(m.detail),
-      text(m.sink),
-      text(m.response), text(after))};
+      text(m.sink), text(m.response), text(after))};
     tx.commit();
     return r[0].as<std::string>();
   }
@@ -80,8 +79,7 @@ std::optional<std::string> mark_notification(Database &db, std::int64_t id,
 }
 
 Resolved resolve_notification(Database &db, std::int64_t id,
-                              std::string const &as,
-                              std::string const &reason)
+                              std::string const &as, std::string const &reason)
 {
   try
   {

@@ -101,19 +101,20 @@ ScheduledJob schedule_job(Database &cron, std::string const &name,
         throw LoaderError{
           ErrorKind::config,
           "pg_cron is not installed in the cron database and cannot be "
-          "created here (" + std::string{e.sqlstate()} + "): it needs "
-          "shared_preload_libraries = 'pg_cron', cron.database_name set to "
-          "this database, and a superuser to CREATE EXTENSION pg_cron "
-          "(docs/guide/run-nightly.md, pg_cron)"};
+          "created here (" +
+            std::string{e.sqlstate()} +
+            "): it needs "
+            "shared_preload_libraries = 'pg_cron', cron.database_name set to "
+            "this database, and a superuser to CREATE EXTENSION pg_cron "
+            "(docs/guide/run-nightly.md, pg_cron)"};
       }
     }
     pqxx::work tx{cx};
-    bool const existed =
-      not tx
-            .exec_params("select 1 from cron.job where jobname = $1 "
-                         "and username = $2",
-                         name, run_as)
-            .empty();
+    bool const existed = not tx.exec_params(
+                                 "select 1 from cron.job where jobname = $1 "
+                                 "and username = $2",
+                                 name, run_as)
+                               .empty();
     pqxx::row const r{tx.exec_params1(
       "select cron.schedule_in_database($1, $2, $3, $4, $5, true)", name,
       schedule, command, database, run_as)};
@@ -125,9 +126,9 @@ ScheduledJob schedule_job(Database &cron, std::string const &name,
     // pg_cron refuses a schedule it cannot read with a plain error.
     std::string const state{e.sqlstate()};
     if (state == "22023" or state == "P0001" or state == "XX000")
-      throw LoaderError{ErrorKind::config,
-                        "pg_cron refused the job: " + one_line(e.what(), false),
-                        state};
+      throw LoaderError{
+        ErrorKind::config,
+        "pg_cron refused the job: " + one_line(e.what(), false), state};
     rethrow_classified("scheduling " + name);
   }
   catch (...)
@@ -146,8 +147,7 @@ int unschedule_jobs(Database &cron, std::string const &name)
           .empty())
       return 0;
     pqxx::result const r{tx.exec_params(
-      "select cron.unschedule(jobid) from cron.job where jobname = $1",
-      name)};
+      "select cron.unschedule(jobid) from cron.job where jobname = $1", name)};
     tx.commit();
     return static_cast<int>(r.size());
   }

@@ -41,9 +41,9 @@ void check_schema(pqxx::connection_base &cx)
   try
   {
     pqxx::read_transaction tx{cx, "schema check"};
-    pqxx::result const r{tx.exec(
-      "select version, name from loader_meta.schema_migration "
-      "order by version desc limit 1")};
+    pqxx::result const r{
+      tx.exec("select version, name from loader_meta.schema_migration "
+              "order by version desc limit 1")};
     if (r.empty()) run_migrate("the database has no migration applied");
     applied = {r[0][0].as<int>(), r[0][1].as<std::string>()};
   }

@@ -61,7 +61,12 @@ std::optional<ms> connect_timeout_of(PGconn *conn)
   return std::nullopt;
 }
 
-enum class Wait { done, failed, timed_out };
+enum class Wait
+{
+  done,
+  failed,
+  timed_out
+};
 
 /// Wait until the socket is ready for what libpq asked, or the deadline.
 Wait wait_socket(PGconn *conn, bool for_reading,
@@ -122,9 +127,8 @@ ms read_statement_timeout(PGconn *conn,
   if (PQsendQuery(conn,
                   "select (extract(epoch from pg_catalog.current_setting("
                   "'statement_timeout')::interval) * 1000)::bigint") != 1)
-    throw LoaderError{ErrorKind::transient,
-                      "cannot read statement_timeout: " +
-                        tidy(PQerrorMessage(conn))};
+    throw LoaderError{ErrorKind::transient, "cannot read statement_timeout: " +
+                                              tidy(PQerrorMessage(conn))};
   ms out{0};
   for (;;)
   {
@@ -154,11 +158,8 @@ ms read_statement_timeout(PGconn *conn,
 }
 } // namespace
 
-
-
-
-std::vector<std::pair<std::string, std::string>>
-connection_defaults(std::function<char const *(char const *)> const &getenv)
+std::vector<std::pair<std::string, std::string>> connection_defaults(
+  std::function<char const *(char const *)> const &getenv)
 {
   // The DSN comes after these in PQconnectStartParams' arrays, so anything
   // it names wins.  The keepalive options have no environment variables.
@@ -174,7 +175,8 @@ connection_defaults(std::function<char const *(char const *)> const &getenv)
     {"tcp_user_timeout", "30000"},
   };
   char const *env{getenv("PGCONNECT_TIMEOUT")};
-  if (env == nullptr or *env == '\0') out.emplace_back("connect_timeout", "10");
+  if (env == nullptr or *env == '\0')
+    out.emplace_back("connect_timeout", "10");
   return out;
 }
 
@@ -276,8 +278,7 @@ void poll_until_connected(PGconn *conn, std::optional<ms> per_host)
   while (st != PGRES_POLLING_OK)
   {
     if (st == PGRES_POLLING_FAILED)
-      throw_connect_failure(conn, true, false,
-                            polled_from == CONNECTION_MADE);
+      throw_connect_failure(conn, true, false, polled_from == CONNECTION_MADE);
     Wait const w{wait_socket(conn, st == PGRES_POLLING_READING, deadline)};
     if (w == Wait::timed_out) throw_connect_failure(conn, true, true);
     polled_from = PQstatus(conn);

@@ -100,9 +100,9 @@ void set_statement_timeout(Connection &cx, std::chrono::milliseconds timeout);
 /// A step's statement_timeout: what is left of the retry budget, or the
 /// server's own setting when that is shorter (0: none configured), at
 /// least one second.
-std::chrono::milliseconds
-statement_timeout_for(std::chrono::milliseconds remaining_budget,
-                      std::chrono::milliseconds configured) noexcept;
+std::chrono::milliseconds statement_timeout_for(
+  std::chrono::milliseconds remaining_budget,
+  std::chrono::milliseconds configured) noexcept;
 
 // --- The pure parts, for tests ----------------------------------------
 
@@ -152,9 +152,9 @@ std::string without_location_lines(std::string_view message);
 /// DSN overrides each): keepalives, tcp_user_timeout, connect_timeout
 /// (unless PGCONNECT_TIMEOUT is set: the environment then decides) and
 /// fallback_application_name.  getenv is for tests.
-std::vector<std::pair<std::string, std::string>>
-connection_defaults(std::function<char const *(char const *)> const &getenv =
-                      [](char const *name) { return std::getenv(name); });
+std::vector<std::pair<std::string, std::string>> connection_defaults(
+  std::function<char const *(char const *)> const &getenv =
+    [](char const *name) { return std::getenv(name); });
 
 /// Rethrow the exception being handled as a LoaderError, classified
 /// (core/errors.hpp).  Call only inside catch (...).  context says what

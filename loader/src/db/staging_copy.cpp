@@ -18,11 +18,11 @@ StagingContext staging_context(pqxx::dbtransaction &tx, std::int64_t batch_id)
 {
   StagingContext ctx;
   ctx.batch_id = batch_id;
-  ctx.business_date =
-    tx.exec_params1("select to_char(business_date, 'YYYY-MM-DD') "
-                    "from ingest.batch_overview where batch_id = $1",
-                    batch_id)[0]
-      .as<std::string>();
+  ctx.business_date = tx.exec_params1(
+                          "select to_char(business_date, 'YYYY-MM-DD') "
+                          "from ingest.batch_overview where batch_id = $1",
+                          batch_id)[0]
+                        .as<std::string>();
   for (auto const &r : tx.exec("select rule, bit from ingest.field_rule"))
     ctx.rule_bits.emplace_back(r[0].as<std::string>(), r[1].as<int>());
   for (auto const &r : tx.exec("select code, minor_unit from ingest.currency"))
@@ -75,8 +75,8 @@ StagingSession::StagingSession(std::unique_ptr<Impl> impl) :
         m_impl{std::move(impl)}
 {}
 StagingSession::StagingSession(StagingSession &&) noexcept = default;
-StagingSession &
-StagingSession::operator=(StagingSession &&) noexcept = default;
+StagingSession &StagingSession::operator=(StagingSession &&) noexcept =
+  default;
 StagingSession::~StagingSession() = default;
 
 StagingContext const &StagingSession::context() const noexcept
@@ -104,8 +104,7 @@ DryRunSession::Impl::Impl(Database &d, BeginArgs const &args) :
   // No partition of its own: this transaction would hold the attach's
   // locks, which other batches' staging waits for, to its end.
   staging.emplace(std::make_unique<StagingSession::Impl>(
-    tx, typed_staging_in(tx, at.batch_id, false), at.batch_id,
-    at.attempt_id));
+    tx, typed_staging_in(tx, at.batch_id, false), at.batch_id, at.attempt_id));
 }
 
 DryRunSession::DryRunSession(std::unique_ptr<Impl> impl) :

@@ -97,9 +97,11 @@ Result catch_up(std::string const &dsn, CatchUpRequest const &rq,
   }
   if (not source.feed_url)
     throw LoaderError{ErrorKind::config,
-                      "source " + rq.source + " has no feed URL, so there "
-                      "is nothing to catch up from; an operator sets one "
-                      "with: invoice-loader source add " + rq.source +
+                      "source " + rq.source +
+                        " has no feed URL, so there "
+                        "is nothing to catch up from; an operator sets one "
+                        "with: invoice-loader source add " +
+                        rq.source +
                         " --feed-url 'https://host/path/{date}.csv'"};
   std::string const until{rq.until ? *rq.until : yesterday_utc()};
   std::int64_t first = 0;
@@ -109,12 +111,13 @@ Result catch_up(std::string const &dsn, CatchUpRequest const &rq,
     first = days_of(*source.start_date);
   else
     throw LoaderError{ErrorKind::config,
-                      "source " + rq.source + " has published nothing and "
-                      "has no start date, so catch-up does not know its "
-                      "first business date; load the first one with "
-                      "'invoice-loader load', or set one with: "
-                      "invoice-loader source add " + rq.source +
-                        " --start-date YYYY-MM-DD"};
+                      "source " + rq.source +
+                        " has published nothing and "
+                        "has no start date, so catch-up does not know its "
+                        "first business date; load the first one with "
+                        "'invoice-loader load', or set one with: "
+                        "invoice-loader source add " +
+                        rq.source + " --start-date YYYY-MM-DD"};
   std::int64_t const last = days_of(until);
   log.info("catching up",
            {{"feed", net::redact_url(*source.feed_url)},
@@ -151,12 +154,13 @@ Result catch_up(std::string const &dsn, CatchUpRequest const &rq,
     catch (LoaderError const &e)
     {
       out << date << " failed (exit " << exit_code_of(e.kind) << ", "
-          << name_of(e.kind) << "): " << one_line(e.what(), false)
-          << "\n" << std::flush;
+          << name_of(e.kind) << "): " << one_line(e.what(), false) << "\n"
+          << std::flush;
       throw;
     }
     out << date << " " << state_word(report) << ": "
-        << trimmed(report.result.output) << "\n" << std::flush;
+        << trimmed(report.result.output) << "\n"
+        << std::flush;
     if (report.result.outcome != Outcome::done)
     {
       log.warn("catch-up stopped at the first date that did not publish",

@@ -31,12 +31,12 @@ struct CatchUpRequest
 /// batch N published: <counts>", "D already published: ...", "D not
 /// delivered: <url> is not delivered yet ...", "D quarantined: batch N is
 /// quarantined ...:" and its first reasons (indented lines), "D waiting:
-/// ...", or "D failed (exit C, class): <error>".  Returns done only if every date up to `until`
-/// is published (by this run or an earlier one); otherwise the first
-/// failing date's outcome, or rethrows its LoaderError.  A source without
-/// a feed URL, or with neither a watermark nor a start date: LoaderError
-/// config.  Rerunning is always safe: published dates are behind the
-/// watermark and are not fetched again.
+/// ...", or "D failed (exit C, class): <error>".  Returns done only if every
+/// date up to `until` is published (by this run or an earlier one); otherwise
+/// the first failing date's outcome, or rethrows its LoaderError.  A source
+/// without a feed URL, or with neither a watermark nor a start date:
+/// LoaderError config.  Rerunning is always safe: published dates are behind
+/// the watermark and are not fetched again.
 Result catch_up(std::string const &dsn, CatchUpRequest const &request,
                 Logger const &log, std::ostream &out);
 

@@ -64,9 +64,8 @@ public:
       // The spool is the user's own directory; a file there that no longer
       // matches its name was changed behind the loader's back.
       throw LoaderError{ErrorKind::transient,
-                        "the spooled copy " + m_in.path + " of " +
-                          m_in.shown + " no longer matches its SHA-256 (" +
-                          m_scan.sha256 +
+                        "the spooled copy " + m_in.path + " of " + m_in.shown +
+                          " no longer matches its SHA-256 (" + m_scan.sha256 +
                           "); nothing was registered; remove it and load "
                           "again"};
     if (auto const path = manifest_path(m_rq); path and not is_url(*path))
@@ -197,8 +196,8 @@ std::optional<Result> LoadRun::register_batch()
   catch (LoaderError const &e)
   {
     if (not give_up_if_busy()) throw;
-    return Result{Outcome::busy, std::string{e.what()} +
-                                   "; rerunning later is safe\n"};
+    return Result{Outcome::busy,
+                  std::string{e.what()} + "; rerunning later is safe\n"};
   }
   m_log.info(m_at.created ? "batch registered" : "batch found",
              {{"batch", m_at.batch_id},
@@ -244,11 +243,11 @@ void LoadRun::ensure_session()
                 {"state", db::name_of(m_at.state)}});
     return;
   }
-  m_log.info("session resumed",
-             {{"batch", m_at.batch_id},
-              {"state", db::name_of(r.state)},
-              {"lost_transaction",
-               r.xact_status.empty() ? "none" : r.xact_status}});
+  m_log.info(
+    "session resumed",
+    {{"batch", m_at.batch_id},
+     {"state", db::name_of(r.state)},
+     {"lost_transaction", r.xact_status.empty() ? "none" : r.xact_status}});
   m_at.state = r.state;
 }
 
@@ -265,14 +264,14 @@ std::optional<Result> LoadRun::step_once()
     std::string const step{step_from(m_at.state)};
     auto const t0 = std::chrono::steady_clock::now();
     auto result = advance(m_steps, m_rq, m_in, m_scan, m_at, m_log);
-    m_log.debug("step finished",
-                {{"step", step},
-                 {"batch", m_at.batch_id},
-                 {"state", db::name_of(m_at.state)},
-                 {"duration_ms",
-                  std::chrono::duration_cast<std::chrono::milliseconds>(
-                    std::chrono::steady_clock::now() - t0)
-                    .count()}});
+    m_log.debug(
+      "step finished",
+      {{"step", step},
+       {"batch", m_at.batch_id},
+       {"state", db::name_of(m_at.state)},
+       {"duration_ms", std::chrono::duration_cast<std::chrono::milliseconds>(
+                         std::chrono::steady_clock::now() - t0)
+                         .count()}});
     return result;
   }
   catch (LoaderError const &e)
@@ -291,9 +290,9 @@ Result LoadRun::drive_to_the_end()
   {
     for (;;)
     {
-      std::optional<Result> done{
-        m_retry.run("after " + std::string{db::name_of(m_at.state)},
-                    [&] { return step_once(); }, reset())};
+      std::optional<Result> done{m_retry.run(
+        "after " + std::string{db::name_of(m_at.state)},
+        [&] { return step_once(); }, reset())};
       if (done) return *done;
     }
   }
@@ -364,16 +363,14 @@ LoadReport load_batch(std::string const &dsn, LoadRequest const &rq,
     log.warn("not delivered yet; nothing registered",
              {{"input", shown(rq.input)}, {"reason", nd.message}});
     report.result = {Outcome::not_delivered,
-                     shown(rq.input) + " is not delivered yet (" +
-                       nd.message +
+                     shown(rq.input) + " is not delivered yet (" + nd.message +
                        "); nothing was registered. Load again later: "
                        "rerunning is safe\n"};
   }
   return report;
 }
 
-Result load(std::string const &dsn, LoadRequest const &rq,
-            Logger const &log)
+Result load(std::string const &dsn, LoadRequest const &rq, Logger const &log)
 {
   return load_batch(dsn, rq, log).result;
 }

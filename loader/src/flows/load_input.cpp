@@ -37,14 +37,12 @@ std::string shown(std::string const &input)
   return is_url(input) ? net::redact_url(input) : input;
 }
 
-
 /// The last segment of a URL's path ("acme_2026-11-28.csv"), without the
 /// query string.
 std::string url_file_name(std::string const &url)
 {
   std::string u{net::redact_url(url)};
-  if (auto const q = u.find_first_of("?#"); q != std::string::npos)
-    u.erase(q);
+  if (auto const q = u.find_first_of("?#"); q != std::string::npos) u.erase(q);
   std::string name{base_name(u)};
   return name.empty() ? u : name;
 }
@@ -72,7 +70,6 @@ void wait_for(std::string const &path, std::chrono::seconds limit,
     ::sleep(1);
 }
 
-
 /// Transfer settings of a run (net::TransferOptions).
 net::DownloadOptions download_options(LoadRequest const &rq)
 {
@@ -93,8 +90,8 @@ std::string spool_dir_of(LoadRequest const &rq)
 /// GET url into the spool as step `step` of the run's retry layer: a
 /// transient failure (timeout, reset, cut body, 5xx, 429) is retried
 /// within the budget, Retry-After honoured (the Retrier reads the
-/// failure's LoaderError::retry_after); 401/403 (permission) and configuration errors end the
-/// run at once; not delivered throws NotDelivered.
+/// failure's LoaderError::retry_after); 401/403 (permission) and configuration
+/// errors end the run at once; not delivered throws NotDelivered.
 net::Downloaded fetch(Retrier &retry, std::string const &url,
                       std::string const &step, LoadRequest const &rq,
                       Logger const &log)
@@ -172,9 +169,9 @@ std::optional<std::string> read_manifest(Retrier &retry, LoadRequest const &rq,
       {
         if (not needed) return std::nullopt;
         if (std::chrono::steady_clock::now() >= until)
-          throw NotDelivered{"the manifest is not there (yet): " +
-                             nd.message + "; the delivery of " +
-                             shown(rq.input) + " is not complete"};
+          throw NotDelivered{"the manifest is not there (yet): " + nd.message +
+                             "; the delivery of " + shown(rq.input) +
+                             " is not complete"};
         if (not waited)
           log.info("waiting for the manifest",
                    {{"manifest", shown(*path)},
@@ -189,11 +186,14 @@ std::optional<std::string> read_manifest(Retrier &retry, LoadRequest const &rq,
   {
     if (not needed) return std::nullopt;
     throw LoaderError{ErrorKind::no_input,
-                      "the manifest " + local + " does not exist (yet): "
-                      "the delivery of " + shown(rq.input) + " is not complete; "
-                      "nothing was registered. Load again once it is "
-                      "there, or let the load wait for it with "
-                      "--wait-for-manifest SECONDS"};
+                      "the manifest " + local +
+                        " does not exist (yet): "
+                        "the delivery of " +
+                        shown(rq.input) +
+                        " is not complete; "
+                        "nothing was registered. Load again once it is "
+                        "there, or let the load wait for it with "
+                        "--wait-for-manifest SECONDS"};
   }
   try
   {

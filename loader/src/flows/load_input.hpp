@@ -66,8 +66,8 @@ std::string spool_dir_of(LoadRequest const &rq);
 /// GET url into the spool as step `step` of the run's retry layer: a
 /// transient failure (timeout, reset, cut body, 5xx, 429) is retried
 /// within the budget, Retry-After honoured (the Retrier reads the
-/// failure's LoaderError::retry_after); 401/403 (permission) and configuration errors end the
-/// run at once; not delivered throws NotDelivered.
+/// failure's LoaderError::retry_after); 401/403 (permission) and configuration
+/// errors end the run at once; not delivered throws NotDelivered.
 net::Downloaded fetch(Retrier &retry, std::string const &url,
                       std::string const &step, LoadRequest const &rq,
                       Logger const &log);

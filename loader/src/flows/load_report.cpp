@@ -12,7 +12,8 @@ using db::BatchState;
 std::string merge_sentence(db::Published const &p)
 {
   auto const &c = p.counts;
-  if (c.count("records") == 0) return p.counts_json == "{}" ? "" : p.counts_json;
+  if (c.count("records") == 0)
+    return p.counts_json == "{}" ? "" : p.counts_json;
   auto const at = [&c](char const *key, char const *none = "0") {
     auto const it = c.find(key);
     return it == c.end() or it->second == "null" ? std::string{none}
@@ -53,9 +54,9 @@ std::string describe_rejections(std::vector<db::Rejection> const &rows,
 
 std::string describe_rejections(db::LoadSteps &steps, std::int64_t batch_id)
 {
-  return describe_rejections(
-    steps.rejections(batch_id, rejections_shown + 1),
-    "status --batch " + std::to_string(batch_id) + " lists all");
+  return describe_rejections(steps.rejections(batch_id, rejections_shown + 1),
+                             "status --batch " + std::to_string(batch_id) +
+                               " lists all");
 }
 
 /// What --dry-run prints: the same rejection lines as a real load.
@@ -69,15 +70,16 @@ Result dry_run_result(db::DryRun const &d, Input const &in)
   {
   case BatchState::quarantined:
     return {Outcome::quarantined,
-            head + (d.created ? "it would be quarantined"
-                              : "batch " + std::to_string(d.batch_id) +
-                                  " is quarantined") +
+            head +
+              (d.created
+                 ? "it would be quarantined"
+                 : "batch " + std::to_string(d.batch_id) + " is quarantined") +
               kept + ":" + reasons + "\n"};
   case BatchState::validated:
     return {Outcome::done,
             head + "it would publish: " + std::to_string(d.accepted) +
-              " accepted, " + std::to_string(d.rejected) + " rejected" +
-              kept + (d.rejected > 0 ? ":" + reasons : "") + "\n"};
+              " accepted, " + std::to_string(d.rejected) + " rejected" + kept +
+              (d.rejected > 0 ? ":" + reasons : "") + "\n"};
   case BatchState::published:
     return {Outcome::done, head + "these bytes are batch " +
                              std::to_string(d.batch_id) +

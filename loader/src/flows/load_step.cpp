@@ -62,8 +62,8 @@ std::uint64_t write_records(Input const &in, io::FileScan const &scan,
   ProgressLine line{log, "COPY"};
   std::int64_t bytes = 0, records = 0;
   auto const total = static_cast<std::int64_t>(scan.records);
-  io::TypedResult const r{io::stream_typed_rows(
-    in.path, pass, [&](io::Chunk const &chunk) {
+  io::TypedResult const r{
+    io::stream_typed_rows(in.path, pass, [&](io::Chunk const &chunk) {
       staging.write(chunk.bytes.data(), chunk.bytes.size());
       bytes += static_cast<std::int64_t>(chunk.bytes.size());
       records += static_cast<std::int64_t>(chunk.records);
@@ -165,23 +165,23 @@ Result waiting(db::LoadSteps &steps, LoadRequest const &rq,
                Logger const &log)
 {
   auto const other = r.counts.find("waiting_for_batch");
-  std::string const what{
-    other == r.counts.end()
-      ? "an earlier business date"
-      : "batch " + other->second + " (written, not yet published)"};
+  std::string const what{other == r.counts.end()
+                           ? "an earlier business date"
+                           : "batch " + other->second +
+                               " (written, not yet published)"};
   steps.finish_attempt(at.attempt_id, db::AttemptOutcome::waiting,
                        ErrorKind::transient, "",
                        "waiting for " + what + ": " + r.counts_json);
-  log.warn(other == r.counts.end()
-             ? "batch validated; waiting for an earlier business date"
-             : "batch validated; waiting for another batch of the "
-               "source, written and not yet published",
-           {{"batch", at.batch_id},
-            {"detail", LogValue::json(r.counts_json)}});
+  log.warn(
+    other == r.counts.end()
+      ? "batch validated; waiting for an earlier business date"
+      : "batch validated; waiting for another batch of the "
+        "source, written and not yet published",
+    {{"batch", at.batch_id}, {"detail", LogValue::json(r.counts_json)}});
   return Result{Outcome::waiting,
                 "batch " + std::to_string(at.batch_id) +
-                  " is validated and waits for " + what + " of " +
-                  rq.source + " to publish: " + merge_sentence(r) + "\n"};
+                  " is validated and waits for " + what + " of " + rq.source +
+                  " to publish: " + merge_sentence(r) + "\n"};
 }
 
 /// validated -> published (write and publish: ingest.publish_batch).
@@ -208,8 +208,7 @@ std::optional<Result> publish(db::LoadSteps &steps, LoadRequest const &rq,
                                  {"counts", LogValue::json(r.counts_json)},
                                  {"duration_ms", clock.ms()}});
     return Result{Outcome::done, "batch " + std::to_string(at.batch_id) +
-                                   " published: " + merge_sentence(r) +
-                                   "\n"};
+                                   " published: " + merge_sentence(r) + "\n"};
   case db::PublishOutcome::quarantined:
     at.state = r.state;
     return std::nullopt; // reported on the next turn
@@ -220,10 +219,8 @@ std::optional<Result> publish(db::LoadSteps &steps, LoadRequest const &rq,
 Result already_published(db::LoadSteps &steps, db::Attempt const &at,
                          Logger const &log)
 {
-  steps.finish_attempt(at.attempt_id,
-                       db::AttemptOutcome::already_published);
-  log.info("batch already published; nothing to do",
-           {{"batch", at.batch_id}});
+  steps.finish_attempt(at.attempt_id, db::AttemptOutcome::already_published);
+  log.info("batch already published; nothing to do", {{"batch", at.batch_id}});
   return Result{Outcome::done, "batch " + std::to_string(at.batch_id) +
                                  " was already published; nothing "
                                  "changed\n"};
@@ -233,8 +230,8 @@ Result already_published(db::LoadSteps &steps, db::Attempt const &at,
 /// drive): an operator must replay it.
 Result refused(db::LoadSteps &steps, db::Attempt const &at)
 {
-  std::string const message{"batch " + std::to_string(at.batch_id) +
-                            " is " + std::string{db::name_of(at.state)} +
+  std::string const message{"batch " + std::to_string(at.batch_id) + " is " +
+                            std::string{db::name_of(at.state)} +
                             "; an operator must replay it"};
   steps.finish_attempt(at.attempt_id, db::AttemptOutcome::failed,
                        ErrorKind::config, "", message);

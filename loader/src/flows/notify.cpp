@@ -11,8 +11,8 @@
 #include "core/errors.hpp"
 #include "core/failpoint.hpp"
 #include "core/interrupt.hpp"
-#include "core/process.hpp"
 #include "core/json_exact.hpp"
+#include "core/process.hpp"
 #include "db/outbox.hpp"
 #include "flows/notify_message.hpp"
 #include "flows/notify_sink.hpp"
@@ -224,9 +224,8 @@ private:
 std::string counts(Totals const &t)
 {
   return std::to_string(t.dispatched) + " dispatched, " +
-         std::to_string(t.failed) + " failed, " +
-         std::to_string(t.in_doubt) + " in doubt, " +
-         std::to_string(t.left_pending) + " left pending";
+         std::to_string(t.failed) + " failed, " + std::to_string(t.in_doubt) +
+         " in doubt, " + std::to_string(t.left_pending) + " left pending";
 }
 
 std::string summary(Totals const &t, char const *tail)
@@ -240,13 +239,13 @@ Result notify(std::string const &dsn, NotifyRequest const &rq,
 {
   install_interrupt_handlers();
   Dispatcher d{dsn, rq, log};
-  log.info(rq.follow ? "dispatcher following the outbox"
-                     : "dispatching pending notifications",
-           {{"webhook", rq.webhook_url.empty()
-                          ? std::string{"-"}
-                          : net::redact_url(rq.webhook_url)},
-            {"smtp", rq.smtp_url.empty() ? std::string{"-"}
-                                         : net::redact_url(rq.smtp_url)}});
+  log.info(
+    rq.follow ? "dispatcher following the outbox"
+              : "dispatching pending notifications",
+    {{"webhook", rq.webhook_url.empty() ? std::string{"-"}
+                                        : net::redact_url(rq.webhook_url)},
+     {"smtp",
+      rq.smtp_url.empty() ? std::string{"-"} : net::redact_url(rq.smtp_url)}});
   for (;;)
   {
     Turn const t{d.pass()};

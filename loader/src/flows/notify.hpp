@@ -13,16 +13,16 @@ namespace loader::flows
 /// `notify`: the outbox dispatcher (docs/reference/notifications.md).
 struct NotifyRequest
 {
-  bool follow = false;      ///< --follow: keep running (LISTEN + polling)
-  std::string webhook_url;  ///< "" = no webhook sink
-  std::string smtp_url;     ///< "" = no e-mail sink
+  bool follow = false;     ///< --follow: keep running (LISTEN + polling)
+  std::string webhook_url; ///< "" = no webhook sink
+  std::string smtp_url;    ///< "" = no e-mail sink
   std::string mail_from;
   std::vector<std::string> mail_to;
-  bool require_tls = false; ///< --smtp-require-tls
-  int batch_size = 20;      ///< rows claimed at a time, 1-1000
+  bool require_tls = false;               ///< --smtp-require-tls
+  int batch_size = 20;                    ///< rows claimed at a time, 1-1000
   std::chrono::seconds poll_interval{30}; ///< --follow's polling fallback
-  std::string ca_file;      ///< --cacert
-  std::string netrc_file;   ///< --netrc-file
+  std::string ca_file;                    ///< --cacert
+  std::string netrc_file;                 ///< --netrc-file
   RetryPolicy retry;
 };
 

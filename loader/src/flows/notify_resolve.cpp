@@ -17,7 +17,6 @@ Result notify_resolve(std::string const &dsn, ResolveRequest const &rq,
           "notification " + std::to_string(rq.notification_id) +
             " resolved as " + r.state + " (operator action " +
             std::to_string(r.action_id) + ")" +
-            (r.state == "pending" ? "; the next notify sends it" : "") +
-            "\n"};
+            (r.state == "pending" ? "; the next notify sends it" : "") + "\n"};
 }
 } // namespace loader::flows

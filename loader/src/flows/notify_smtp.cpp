@@ -48,8 +48,8 @@ public:
       return d.left_pending(Turn::unreachable);
     }
     d.m.status = reply_code(result);
-    d.m.detail =
-      result.outcome == net::MailOutcome::accepted ? "" : result.detail;
+    d.m.detail = result.outcome == net::MailOutcome::accepted ? ""
+                                                              : result.detail;
     switch (result.outcome)
     {
     case net::MailOutcome::accepted:
@@ -95,7 +95,8 @@ private:
     d.log.error("the mail went out and no final reply came: the "
                 "notification is in doubt and will not be resent; check "
                 "the mailbox, then run: invoice-loader notify resolve "
-                "--notification " + std::to_string(d.n.id) +
+                "--notification " +
+                  std::to_string(d.n.id) +
                   " --as dispatched|pending --reason TEXT",
                 {{"detail", result.detail}});
     ++d.totals.in_doubt;
@@ -109,10 +110,10 @@ private:
         result.outcome == net::MailOutcome::rejected)
     {
       d.m.outcome = db::DeliveryOutcome::failed;
-      d.log.error("mail server refused the notification for good; marked "
-                  "failed",
-                  {{"smtp_code", result.smtp_code},
-                   {"detail", result.detail}});
+      d.log.error(
+        "mail server refused the notification for good; marked "
+        "failed",
+        {{"smtp_code", result.smtp_code}, {"detail", result.detail}});
       ++d.totals.failed;
       return d.mark() ? Turn::next : Turn::session_lost;
     }

@@ -39,8 +39,7 @@ public:
       if (std::optional<Turn> const t{refused(d, e, last)}) return t;
       throw; // our side is wrong; the row was left pending
     }
-    d.log.info("webhook accepted the notification",
-               {{"status", last.status}});
+    d.log.info("webhook accepted the notification", {{"status", last.status}});
     d.m.status = last.status;
     d.m.response = last.body;
     return std::nullopt;
@@ -54,13 +53,14 @@ private:
   /// permission; a 3xx (not followed for a POST) as config.
   void post(Retrier &retry, db::Notification const &n, WebhookTry &last)
   {
-    std::vector<std::string> const headers{
-      "Content-Type: application/json",
-      "Idempotency-Key: " + one_header_line(n.dedupe_key)};
+    std::vector<std::string> const headers{"Content-Type: application/json",
+                                           "Idempotency-Key: " +
+                                             one_header_line(n.dedupe_key)};
     retry.run("webhook " + std::to_string(n.id), [&] {
       throw_if_interrupted("sending notification " + std::to_string(n.id));
       last = {};
-      net::PostResult const r{net::post(m_url, n.payload, headers, m_transfer)};
+      net::PostResult const r{
+        net::post(m_url, n.payload, headers, m_transfer)};
       last = {r.http_status, r.body_head, r.retry_after};
       if (r.http_status >= 200 and r.http_status < 300) return;
       ErrorKind kind{classify_http_status(static_cast<int>(r.http_status))};
@@ -74,10 +74,11 @@ private:
 
   /// The POST did not get a 2xx within the retry layer: the row marked;
   /// nothing when the caller must rethrow (a configuration of ours).
-  std::optional<Turn> refused(Delivery &d, LoaderError const &e, WebhookTry const &last)
+  std::optional<Turn> refused(Delivery &d, LoaderError const &e,
+                              WebhookTry const &last)
   {
-    d.m.status =
-      last.status == 0 ? std::nullopt : std::optional<long>{last.status};
+    d.m.status = last.status == 0 ? std::nullopt
+                                  : std::optional<long>{last.status};
     d.m.detail = e.what();
     d.m.response = last.body;
     bool const refused_for_good = e.kind == ErrorKind::config and

@@ -21,8 +21,9 @@ Result replay(std::string const &dsn, OperatorActionRequest const &rq)
   db::Replayed const r{db::replay_batch(database, rq.batch_id, rq.reason)};
   std::string const batch{std::to_string(r.batch_id)};
   return {Outcome::done,
-          std::string{r.created ? "replay authorized" : "replay already "
-                                                        "authorized"} +
+          std::string{r.created ? "replay authorized"
+                                : "replay already "
+                                  "authorized"} +
             " for batch " + batch + " (operator action " +
             std::to_string(r.action_id) + "); it supersedes " +
             superseded(r.superseded_attempt_no, r.superseded_run_id) +
@@ -35,14 +36,15 @@ Result revert(std::string const &dsn, OperatorActionRequest const &rq)
   db::Database database{dsn};
   db::Reverted const r{db::revert_batch(database, rq.batch_id, rq.reason)};
   return {Outcome::done,
-          "batch " + std::to_string(r.batch_id) + " reverted (operator "
-          "action " + std::to_string(r.action_id) + "): " +
-            std::to_string(r.reverted_versions) +
+          "batch " + std::to_string(r.batch_id) +
+            " reverted (operator "
+            "action " +
+            std::to_string(r.action_id) +
+            "): " + std::to_string(r.reverted_versions) +
             " version(s) left the reporting views, " +
             std::to_string(r.restored_versions) +
             " earlier version(s) are current again; watermark now " +
             r.watermark.value_or("none") + "; it supersedes " +
-            superseded(r.superseded_attempt_no, r.superseded_run_id) +
-            ".\n"};
+            superseded(r.superseded_attempt_no, r.superseded_run_id) + ".\n"};
 }
 } // namespace loader::flows

@@ -79,14 +79,14 @@ void ProgressLine::update(std::int64_t done, std::int64_t total,
 
 void ProgressLine::draw(bool last)
 {
-  double const seconds =
-    std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start)
-      .count();
+  double const seconds = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - m_start)
+                           .count();
   // \r and "erase to the end of the line" (ANSI EL): a TTY only.
-  std::string const line{"\r" +
-                         render(m_label, m_done, m_total, m_records,
-                                m_records_total, seconds) +
-                         "\x1b[K" + (last ? "\n" : "")};
+  std::string const line{
+    "\r" +
+    render(m_label, m_done, m_total, m_records, m_records_total, seconds) +
+    "\x1b[K" + (last ? "\n" : "")};
   // Best effort: a terminal that cannot be written to loses the line.
   [[maybe_unused]] auto const n = ::write(m_fd, line.data(), line.size());
   m_drawn = true;

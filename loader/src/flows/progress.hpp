@@ -2,7 +2,8 @@
 /// The one updating status line of a long step (a download, the COPY) on
 /// an interactive terminal, so a person sees a long step move.  Written
 /// only when the stream is a TTY and the run logs text at info level or
-/// below (not -q, not --log-format json): cron, CI and log collectors never see it.
+/// below (not -q, not --log-format json): cron, CI and log collectors never
+/// see it.
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -28,8 +29,8 @@ public:
   /// done of total bytes (total < 0: unknown); records, when >= 0, is
   /// shown too (of records_total when that is >= 0).  Redraws at most
   /// every 200 ms; cheap otherwise.
-  void update(std::int64_t done, std::int64_t total,
-              std::int64_t records = -1, std::int64_t records_total = -1);
+  void update(std::int64_t done, std::int64_t total, std::int64_t records = -1,
+              std::int64_t records_total = -1);
   /// Draw the last state and end the line (a later log line starts on a
   /// line of its own).  Called by the destructor if not before.
   void finish();

@@ -21,14 +21,14 @@ Result schedule(std::string const &dsn, ScheduleRequest const &rq)
                    : "removed " + std::to_string(n) + " job(s) '" + name +
                        "' from database " + where.cron_database + "\n"};
   }
-  db::ScheduledJob const job{db::schedule_job(
-    cron, name, rq.schedule, "CALL ingest.sweep()", where.database,
-    rq.run_as)};
-  return {Outcome::done,
-          std::string{job.existed ? "updated" : "scheduled"} + " job " +
-            std::to_string(job.job_id) + " '" + name + "' in database " +
-            where.cron_database + ": CALL ingest.sweep() in " +
-            where.database + " as " + rq.run_as + ", schedule '" +
-            rq.schedule + "' (pg_cron 1.4 reads it in GMT)\n"};
+  db::ScheduledJob const job{db::schedule_job(cron, name, rq.schedule,
+                                              "CALL ingest.sweep()",
+                                              where.database, rq.run_as)};
+  return {Outcome::done, std::string{job.existed ? "updated" : "scheduled"} +
+                           " job " + std::to_string(job.job_id) + " '" + name +
+                           "' in database " + where.cron_database +
+                           ": CALL ingest.sweep() in " + where.database +
+                           " as " + rq.run_as + ", schedule '" + rq.schedule +
+                           "' (pg_cron 1.4 reads it in GMT)\n"};
 }
 } // namespace loader::flows

@@ -7,8 +7,7 @@
 
 namespace loader::flows
 {
-std::string status_report(std::string const &dsn,
-                          StatusRequest const &request)
+std::string status_report(std::string const &dsn, StatusRequest const &request)
 {
   db::Database database{dsn};
   db::StatusFilter f;
@@ -26,10 +25,10 @@ std::string status_report(std::string const &dsn,
                         "invoice-loader source add NAME"};
   if (request.batch_id and
       doc.value("batches", nlohmann::json::array()).empty())
-    throw LoaderError{ErrorKind::config,
-                      "no batch " + std::to_string(*request.batch_id) +
-                        (request.source ? " of source " + *request.source
-                                        : std::string{})};
+    throw LoaderError{
+      ErrorKind::config,
+      "no batch " + std::to_string(*request.batch_id) +
+        (request.source ? " of source " + *request.source : std::string{})};
   return report;
 }
 } // namespace loader::flows

@@ -7,7 +7,12 @@
 
 namespace loader::flows
 {
-enum class StatusFormat { text, json, prometheus };
+enum class StatusFormat
+{
+  text,
+  json,
+  prometheus
+};
 
 struct StatusRequest
 {

@@ -55,7 +55,10 @@ Writer::Writer(std::string &out, std::size_t hint) :
   m_out.resize(m_used + hint);
 }
 
-void Writer::finish() noexcept { m_out.resize(m_used); }
+void Writer::finish() noexcept
+{
+  m_out.resize(m_used);
+}
 
 char *Writer::room(std::size_t n)
 {
@@ -65,8 +68,14 @@ char *Writer::room(std::size_t n)
   return at;
 }
 
-void Writer::put16(std::uint16_t v) { store16(room(2), v); }
-void Writer::put32(std::uint32_t v) { store32(room(4), v); }
+void Writer::put16(std::uint16_t v)
+{
+  store16(room(2), v);
+}
+void Writer::put32(std::uint32_t v)
+{
+  store32(room(4), v);
+}
 
 void Writer::header()
 {
@@ -76,14 +85,20 @@ void Writer::header()
   put32(0); // header extension length
 }
 
-void Writer::trailer() { put16(0xFFFF); }
+void Writer::trailer()
+{
+  put16(0xFFFF);
+}
 
 void Writer::field_count(std::int16_t fields)
 {
   put16(static_cast<std::uint16_t>(fields));
 }
 
-void Writer::null() { put32(0xFFFFFFFF); }
+void Writer::null()
+{
+  put32(0xFFFFFFFF);
+}
 
 void Writer::int8(std::int64_t value)
 {
@@ -156,8 +171,8 @@ void Writer::numeric(bool negative, std::string_view whole,
   // The digits 0-9999, aligned at the decimal point: whole padded with
   // zeros on the left, fraction on the right, to whole groups of four.
   std::size_t const int_groups = (whole.size() + dec_digits - 1) / dec_digits;
-  std::size_t const frac_groups =
-    (fraction.size() + dec_digits - 1) / dec_digits;
+  std::size_t const frac_groups = (fraction.size() + dec_digits - 1) /
+                                  dec_digits;
   std::size_t const pad = int_groups * dec_digits - whole.size();
   auto const group = [&](std::size_t g) {
     unsigned value = 0;
@@ -180,7 +195,8 @@ void Writer::numeric(bool negative, std::string_view whole,
   // zero groups lead only a pure fraction; fraction's last digit is not
   // 0, so zero groups trail only an integer.
   std::size_t first = 0, end = int_groups + frac_groups;
-  if (whole.empty()) first = fraction.find_first_not_of('0') / dec_digits;
+  if (whole.empty())
+    first = fraction.find_first_not_of('0') / dec_digits;
   else if (fraction.empty())
     end -= (whole.size() - 1 - whole.find_last_not_of('0')) / dec_digits;
   head(end - first,

@@ -73,7 +73,7 @@ public:
   /// the column's), then the dimension's length and lower bound 1, then
   /// each element as bytes() writes a field (length -1 for NULL).
   /// Element has members text (std::string_view) and null (io::Field).
-  template <class Element>
+  template<class Element>
   void text_array(Element const *elements, std::size_t count)
   {
     std::size_t size = 20; // ndim, flags, element type, length, bound
@@ -86,8 +86,10 @@ public:
     array_head(size, any_null, count);
     for (std::size_t k = 0; k < count; ++k)
     {
-      if (elements[k].null) null();
-      else bytes(elements[k].text);
+      if (elements[k].null)
+        null();
+      else
+        bytes(elements[k].text);
     }
   }
 

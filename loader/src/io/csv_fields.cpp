@@ -24,9 +24,8 @@ std::vector<Field> const &FieldSplitter::split(std::string_view raw)
       std::size_t const start = ++k;
       // The common case: no doubled quote, the value is a view of raw.
       void const *q = std::memchr(data + k, '"', n - k);
-      std::size_t close = q ? static_cast<std::size_t>(
-                                static_cast<char const *>(q) - data)
-                            : n;
+      std::size_t close =
+        q ? static_cast<std::size_t>(static_cast<char const *>(q) - data) : n;
       if (close + 1 >= n or data[close + 1] != '"')
       {
         f.text = raw.substr(start, close - start);
@@ -43,8 +42,8 @@ std::vector<Field> const &FieldSplitter::split(std::string_view raw)
             m_unquoted.push_back('"');
             k = close + 2;
             q = std::memchr(data + k, '"', n - k);
-            close = q ? static_cast<std::size_t>(
-                          static_cast<char const *>(q) - data)
+            close = q ? static_cast<std::size_t>(static_cast<char const *>(q) -
+                                                 data)
                       : n;
             continue;
           }

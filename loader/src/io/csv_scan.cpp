@@ -28,7 +28,6 @@ constexpr std::array<bool, 256> plain = make_plain_table();
 
 using namespace csv_detail;
 
-
 CsvScanner::CsvScanner(CsvSink &sink, CsvLimits limits) :
         m_sink{sink}, m_limits{limits}
 {}
@@ -38,13 +37,25 @@ std::optional<CsvIssue> const &CsvScanner::issue() const noexcept
   return m_issue;
 }
 
-bool CsvScanner::had_bom() const noexcept { return m_bom; }
+bool CsvScanner::had_bom() const noexcept
+{
+  return m_bom;
+}
 
-bool CsvScanner::crlf() const noexcept { return m_crlf; }
+bool CsvScanner::crlf() const noexcept
+{
+  return m_crlf;
+}
 
-std::uint64_t CsvScanner::records() const noexcept { return m_records; }
+std::uint64_t CsvScanner::records() const noexcept
+{
+  return m_records;
+}
 
-std::uint64_t CsvScanner::bytes() const noexcept { return m_bytes; }
+std::uint64_t CsvScanner::bytes() const noexcept
+{
+  return m_bytes;
+}
 
 std::uint64_t CsvScanner::trailing_blank_lines() const noexcept
 {
@@ -91,10 +102,7 @@ void CsvScanner::feed(char const *data, std::size_t size)
       scan(bom_bytes, m_prefix_seen);
       if (m_issue) return;
     }
-    else
-    {
-      return;
-    }
+    else { return; }
   }
   scan(data + i, size - i);
 }
@@ -151,16 +159,17 @@ void CsvScanner::scan(char const *data, std::size_t size)
     // the start of a record, which is the start of a line: the fast path
     // above never runs there (m_line is ln_start).
     if (m_blank_lines != 0 and c != '\n' and
-        not (c == '\r' and m_state == st_field_start))
+        not(c == '\r' and m_state == st_field_start))
     {
       fail_blank_lines();
       return;
     }
     if (c == 0)
     {
-      fail(CsvProblem::nul_byte,
-           record_name(current_record()) + " contains a NUL byte (file "
-           "offset " + std::to_string(m_offset + i) + ")");
+      fail(CsvProblem::nul_byte, record_name(current_record()) +
+                                   " contains a NUL byte (file "
+                                   "offset " +
+                                   std::to_string(m_offset + i) + ")");
       return;
     }
 
@@ -168,10 +177,11 @@ void CsvScanner::scan(char const *data, std::size_t size)
     {
       if (m_utf8.step(c) == Utf8Decoder::Step::invalid)
       {
-        fail(CsvProblem::invalid_utf8,
-             record_name(current_record()) + " is not valid UTF-8: "
-             "unexpected byte " + hex_byte(c) + " at file offset " +
-             std::to_string(m_offset + i));
+        fail(CsvProblem::invalid_utf8, record_name(current_record()) +
+                                         " is not valid UTF-8: "
+                                         "unexpected byte " +
+                                         hex_byte(c) + " at file offset " +
+                                         std::to_string(m_offset + i));
         return;
       }
     }
@@ -181,8 +191,9 @@ void CsvScanner::scan(char const *data, std::size_t size)
       if (m_line == ln_dot or m_line == ln_dot_cr)
       {
         fail(CsvProblem::end_marker,
-             record_name(current_record()) + " contains a line that is "
-             "only \\., which PostgreSQL COPY reads as the end of the data");
+             record_name(current_record()) +
+               " contains a line that is "
+               "only \\., which PostgreSQL COPY reads as the end of the data");
         return;
       }
       m_line = ln_start;
@@ -190,10 +201,14 @@ void CsvScanner::scan(char const *data, std::size_t size)
     }
     else if (m_line != ln_other)
     {
-      if (m_line == ln_start and c == '\\') m_line = ln_backslash;
-      else if (m_line == ln_backslash and c == '.') m_line = ln_dot;
-      else if (m_line == ln_dot and c == '\r') m_line = ln_dot_cr;
-      else m_line = ln_other;
+      if (m_line == ln_start and c == '\\')
+        m_line = ln_backslash;
+      else if (m_line == ln_backslash and c == '.')
+        m_line = ln_dot;
+      else if (m_line == ln_dot and c == '\r')
+        m_line = ln_dot_cr;
+      else
+        m_line = ln_other;
     }
 
     // Everything but a line terminator outside quotes is record content.
@@ -201,9 +216,9 @@ void CsvScanner::scan(char const *data, std::size_t size)
     {
       if (m_record_len >= max)
       {
-        fail(CsvProblem::record_too_long,
-             record_name(current_record()) + " is longer than " +
-             std::to_string(max) + " bytes");
+        fail(CsvProblem::record_too_long, record_name(current_record()) +
+                                            " is longer than " +
+                                            std::to_string(max) + " bytes");
         return;
       }
       ++m_record_len;
@@ -228,14 +243,12 @@ void CsvScanner::scan(char const *data, std::size_t size)
       else if (c == '"')
       {
         fail(CsvProblem::quoting,
-             record_name(current_record()) + " has a quote inside an "
-             "unquoted field (quote the whole field and double the quote)");
+             record_name(current_record()) +
+               " has a quote inside an "
+               "unquoted field (quote the whole field and double the quote)");
         return;
       }
-      else if (c == '\r')
-      {
-        m_state = st_cr;
-      }
+      else if (c == '\r') { m_state = st_cr; }
       else if (c == '\n')
       {
         end_here(i, false);
@@ -246,19 +259,13 @@ void CsvScanner::scan(char const *data, std::size_t size)
       if (c == '"') m_state = st_quote_seen;
       break;
     case st_quote_seen:
-      if (c == '"')
-      {
-        m_state = st_quoted;
-      }
+      if (c == '"') { m_state = st_quoted; }
       else if (c == ',')
       {
         ++m_fields;
         m_state = st_field_start;
       }
-      else if (c == '\r')
-      {
-        m_state = st_cr;
-      }
+      else if (c == '\r') { m_state = st_cr; }
       else if (c == '\n')
       {
         end_here(i, false);
@@ -266,9 +273,9 @@ void CsvScanner::scan(char const *data, std::size_t size)
       }
       else
       {
-        fail(CsvProblem::quoting,
-             record_name(current_record()) + " has text after the closing "
-             "quote of a field");
+        fail(CsvProblem::quoting, record_name(current_record()) +
+                                    " has text after the closing "
+                                    "quote of a field");
         return;
       }
       break;
@@ -276,8 +283,9 @@ void CsvScanner::scan(char const *data, std::size_t size)
       if (c != '\n')
       {
         fail(CsvProblem::line_endings,
-             record_name(current_record()) + " contains a carriage return "
-             "that is not followed by a line feed");
+             record_name(current_record()) +
+               " contains a carriage return "
+               "that is not followed by a line feed");
         return;
       }
       end_here(i, true);

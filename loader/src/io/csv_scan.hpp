@@ -14,16 +14,16 @@ namespace loader::io
 /// code (rule_of), stored with the quarantined batch; see sql/ERRCODES.md.
 enum class CsvProblem
 {
-  empty_file,      ///< csv.empty_file: zero bytes (no header)
-  nul_byte,        ///< csv.nul_byte
-  invalid_utf8,    ///< csv.encoding
-  quoting,         ///< csv.quoting: stray or unterminated quote
-  line_endings,    ///< csv.line_endings: mixed LF/CRLF, bare CR
-  column_count,    ///< csv.column_count: fields != header fields
-  end_marker,      ///< csv.end_marker: a line that is exactly \. (COPY)
-  record_too_long, ///< csv.record_too_long
+  empty_file,        ///< csv.empty_file: zero bytes (no header)
+  nul_byte,          ///< csv.nul_byte
+  invalid_utf8,      ///< csv.encoding
+  quoting,           ///< csv.quoting: stray or unterminated quote
+  line_endings,      ///< csv.line_endings: mixed LF/CRLF, bare CR
+  column_count,      ///< csv.column_count: fields != header fields
+  end_marker,        ///< csv.end_marker: a line that is exactly \. (COPY)
+  record_too_long,   ///< csv.record_too_long
   header_empty_name, ///< header.empty_name
-  blank_line,      ///< csv.blank_line: a blank line before more data
+  blank_line,        ///< csv.blank_line: a blank line before more data
 };
 
 std::string_view rule_of(CsvProblem p) noexcept;
@@ -80,7 +80,7 @@ public:
   std::uint64_t records() const noexcept; ///< data records emitted
   /// Blank lines at the end of the file, ignored (after finish()).
   std::uint64_t trailing_blank_lines() const noexcept;
-  std::uint64_t bytes() const noexcept;   ///< bytes fed, BOM included
+  std::uint64_t bytes() const noexcept; ///< bytes fed, BOM included
 
 private:
   void scan(char const *data, std::size_t size);
@@ -106,11 +106,11 @@ private:
   std::uint64_t m_lines_ended = 0; ///< LFs seen, quoted ones included
   std::uint64_t m_blank_lines = 0; ///< blank lines since the last record
   std::uint64_t m_blank_first = 0; ///< line number of the first of them
-  std::uint8_t m_phase = 0;     ///< BOM check, scanning, finished
-  std::uint8_t m_state = 0;     ///< where in a record the scanner is
-  std::uint8_t m_line = 0;      ///< progress towards a line that is \.
-  std::uint8_t m_prefix_seen = 0; ///< BOM bytes matched so far
-  Utf8Decoder m_utf8; ///< the one UTF-8 validator (core/utf8.hpp)
+  std::uint8_t m_phase = 0;        ///< BOM check, scanning, finished
+  std::uint8_t m_state = 0;        ///< where in a record the scanner is
+  std::uint8_t m_line = 0;         ///< progress towards a line that is \.
+  std::uint8_t m_prefix_seen = 0;  ///< BOM bytes matched so far
+  Utf8Decoder m_utf8;              ///< the one UTF-8 validator (core/utf8.hpp)
   bool m_header_done = false;
 };
 } // namespace loader::io

@@ -12,7 +12,12 @@ namespace loader::io::csv_detail
 // header's member initialisers set.
 
 /// m_phase: looking for a BOM, scanning, finish() called.
-enum : std::uint8_t { phase_bom = 0, phase_scan, phase_done };
+enum : std::uint8_t
+{
+  phase_bom = 0,
+  phase_scan,
+  phase_done
+};
 
 /// m_state: where in a record the next byte falls.  The fast path in
 /// scan() takes the states up to st_quoted; keep them first.
@@ -61,6 +66,5 @@ inline std::string fields_phrase(std::size_t n)
 
 /// Split a header line the scanner has already checked into unquoted
 /// names.
-std::vector<std::string> split_header(std::string_view raw,
-                                      std::size_t count);
+std::vector<std::string> split_header(std::string_view raw, std::size_t count);
 } // namespace loader::io::csv_detail

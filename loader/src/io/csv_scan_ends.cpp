@@ -11,8 +11,7 @@ namespace loader::io
 {
 namespace csv_detail
 {
-std::vector<std::string> split_header(std::string_view raw,
-                                      std::size_t count)
+std::vector<std::string> split_header(std::string_view raw, std::size_t count)
 {
   std::vector<std::string> names;
   names.reserve(count);
@@ -24,10 +23,7 @@ std::vector<std::string> split_header(std::string_view raw,
     {
       for (++k; k < raw.size(); ++k)
       {
-        if (raw[k] != '"')
-        {
-          name.push_back(raw[k]);
-        }
+        if (raw[k] != '"') { name.push_back(raw[k]); }
         else if (k + 1 < raw.size() and raw[k + 1] == '"')
         {
           name.push_back('"');
@@ -75,16 +71,15 @@ std::string_view rule_of(CsvProblem p) noexcept
 void CsvScanner::fail_blank_lines()
 {
   std::uint64_t const last = m_blank_first + m_blank_lines - 1;
-  std::string const lines =
-    m_blank_lines == 1
-      ? "line " + std::to_string(m_blank_first) + " is blank"
-      : "lines " + std::to_string(m_blank_first) + " to " +
-          std::to_string(last) + " are blank";
-  std::string const before =
-    m_records == 0 ? "the header" : record_name(m_records);
+  std::string const lines = m_blank_lines == 1
+                              ? "line " + std::to_string(m_blank_first) +
+                                  " is blank"
+                              : "lines " + std::to_string(m_blank_first) +
+                                  " to " + std::to_string(last) + " are blank";
+  std::string const before = m_records == 0 ? "the header"
+                                            : record_name(m_records);
   fail(CsvProblem::blank_line,
-       lines + " (between " + before + " and " +
-         record_name(m_records + 1) +
+       lines + " (between " + before + " and " + record_name(m_records + 1) +
          "); blank lines are allowed only at the end of the file");
 }
 
@@ -95,7 +90,7 @@ void CsvScanner::end_header(std::string_view raw)
   {
     fail(CsvProblem::column_count,
          "the header has " + fields_phrase(count) + "; at most " +
-         std::to_string(m_limits.max_header_fields) + " are allowed");
+           std::to_string(m_limits.max_header_fields) + " are allowed");
     return;
   }
   std::vector<std::string> const names = split_header(raw, count);
@@ -105,7 +100,7 @@ void CsvScanner::end_header(std::string_view raw)
     {
       fail(CsvProblem::header_empty_name,
            "the header's column " + std::to_string(k + 1) + " of " +
-           std::to_string(names.size()) + " has an empty name");
+             std::to_string(names.size()) + " has an empty name");
       return;
     }
   }
@@ -114,8 +109,7 @@ void CsvScanner::end_header(std::string_view raw)
   m_sink.on_header(names);
 }
 
-void CsvScanner::end_record(std::string_view raw, bool terminated,
-                            bool crlf)
+void CsvScanner::end_record(std::string_view raw, bool terminated, bool crlf)
 {
   if (not m_header_done)
   {
@@ -134,10 +128,10 @@ void CsvScanner::end_record(std::string_view raw, bool terminated,
   {
     if (terminated and crlf != m_crlf)
     {
-      fail(CsvProblem::line_endings,
-           record_name(current_record()) + " ends with " +
-           (crlf ? "CRLF" : "LF") + " but the header line ends with " +
-           (m_crlf ? "CRLF" : "LF"));
+      fail(CsvProblem::line_endings, record_name(current_record()) +
+                                       " ends with " + (crlf ? "CRLF" : "LF") +
+                                       " but the header line ends with " +
+                                       (m_crlf ? "CRLF" : "LF"));
       return;
     }
     if (raw.empty())
@@ -154,7 +148,7 @@ void CsvScanner::end_record(std::string_view raw, bool terminated,
     {
       fail(CsvProblem::column_count,
            record_name(current_record()) + " has " + fields_phrase(fields) +
-           "; the header has " + std::to_string(m_header_fields));
+             "; the header has " + std::to_string(m_header_fields));
       return;
     }
     ++m_records;
@@ -191,14 +185,14 @@ void CsvScanner::finish()
   {
     fail(CsvProblem::invalid_utf8,
          where + " is not valid UTF-8: the file ends inside a multi-byte "
-         "character");
+                 "character");
     return;
   }
   if (m_line == ln_dot or m_line == ln_dot_cr)
   {
     fail(CsvProblem::end_marker,
          where + " contains a line that is only \\., which PostgreSQL "
-         "COPY reads as the end of the data");
+                 "COPY reads as the end of the data");
     return;
   }
   if (m_state == st_quoted)
@@ -211,7 +205,7 @@ void CsvScanner::finish()
   {
     fail(CsvProblem::line_endings,
          where + " ends with a carriage return that is not followed by a "
-         "line feed");
+                 "line feed");
     return;
   }
   if (not m_header_done or m_record_len > 0)

@@ -66,9 +66,9 @@ void read_all(std::FILE *f, std::string const &path, Sha256 &sha,
       if (std::ferror(f))
       {
         int const err = errno;
-        throw LoaderError{classify_errno(err), "reading " + path +
-                                                 " failed: " +
-                                                 std::strerror(err)};
+        throw LoaderError{classify_errno(err),
+                          "reading " + path +
+                            " failed: " + std::strerror(err)};
       }
       break;
     }
@@ -138,8 +138,7 @@ std::string read_small_file(std::string const &path, std::size_t max_bytes)
     if (n < 64 * 1024)
     {
       if (std::ferror(f.get()))
-        throw LoaderError{ErrorKind::transient,
-                          "reading " + path + " failed"};
+        throw LoaderError{ErrorKind::transient, "reading " + path + " failed"};
       break;
     }
   }
@@ -152,10 +151,11 @@ std::string read_small_file(std::string const &path, std::size_t max_bytes)
     auto const c = utf::decode(it, text.cend());
     if (c == 0 or c == boost::locale::utf::illegal or
         c == boost::locale::utf::incomplete)
-      throw LoaderError{ErrorKind::data,
-                        path + " is not text: " +
-                          (c == 0 ? "a NUL byte" : "bytes that are not UTF-8") +
-                          " at byte offset " + at};
+      throw LoaderError{
+        ErrorKind::data,
+        path + " is not text: " +
+          (c == 0 ? "a NUL byte" : "bytes that are not UTF-8") +
+          " at byte offset " + at};
   }
   return text;
 }

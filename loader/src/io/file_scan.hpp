@@ -11,13 +11,13 @@ namespace loader::io
 /// What the first pass over an input file found.
 struct FileScan
 {
-  std::string sha256;               ///< of every byte, BOM included
+  std::string sha256; ///< of every byte, BOM included
   std::uint64_t size = 0;
   bool had_bom = false;
-  std::uint64_t records = 0;        ///< data records (header excluded)
+  std::uint64_t records = 0;              ///< data records (header excluded)
   std::uint64_t trailing_blank_lines = 0; ///< ignored, at the end
-  std::vector<std::string> header;  ///< header names, if it was read
-  std::optional<CsvIssue> issue;    ///< first structural problem
+  std::vector<std::string> header;        ///< header names, if it was read
+  std::optional<CsvIssue> issue;          ///< first structural problem
 };
 
 /// Pass 1: stream the file once (bounded memory): SHA-256, size, CSV

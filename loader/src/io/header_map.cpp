@@ -23,18 +23,22 @@ bool contains(std::vector<std::string> const &v, std::string_view s)
 std::string shown(std::string_view name)
 {
   static char const digits[] = "0123456789abcdef";
-  bool const quote =
-    name.empty() or name.find_first_of(" ,;\"") != std::string_view::npos;
+  bool const quote = name.empty() or
+                     name.find_first_of(" ,;\"") != std::string_view::npos;
 
   std::string out;
   for (char const ch : name)
   {
     auto const c = static_cast<unsigned char>(ch);
     std::string piece;
-    if (c == '\\') piece = "\\\\";
-    else if (quote and c == '"') piece = "\\\"";
-    else if (c >= 0x20 and c < 0x7f) piece.assign(1, ch);
-    else piece = {'\\', 'x', digits[c >> 4], digits[c & 0x0f]};
+    if (c == '\\')
+      piece = "\\\\";
+    else if (quote and c == '"')
+      piece = "\\\"";
+    else if (c >= 0x20 and c < 0x7f)
+      piece.assign(1, ch);
+    else
+      piece = {'\\', 'x', digits[c >> 4], digits[c & 0x0f]};
     if (out.size() + piece.size() > max_shown_chars)
     {
       out += "...";
@@ -65,12 +69,10 @@ std::string phrase(std::string_view singular, std::string_view plural,
 std::vector<ColumnSpec> const &invoice_columns()
 {
   static std::vector<ColumnSpec> const columns{
-    {"invoice_number", true}, {"revision", true},
-    {"status", true},         {"document_type", true},
-    {"customer_id", true},    {"invoice_date", true},
-    {"due_date", false},      {"currency", true},
-    {"net_amount", true},     {"tax_amount", true},
-    {"gross_amount", true},   {"description", false},
+    {"invoice_number", true}, {"revision", true},     {"status", true},
+    {"document_type", true},  {"customer_id", true},  {"invoice_date", true},
+    {"due_date", false},      {"currency", true},     {"net_amount", true},
+    {"tax_amount", true},     {"gross_amount", true}, {"description", false},
   };
   return columns;
 }
@@ -89,9 +91,9 @@ HeaderMapping map_header(std::vector<std::string> const &names,
     if (repeated and not contains(m.duplicated, name))
       m.duplicated.push_back(name);
 
-    auto const known =
-      std::find_if(contract.begin(), contract.end(),
-                   [&name](ColumnSpec const &c) { return c.name == name; });
+    auto const known = std::find_if(
+      contract.begin(), contract.end(),
+      [&name](ColumnSpec const &c) { return c.name == name; });
     if (known != contract.end())
     {
       // A repeated column is a problem of its own; the first one maps.
@@ -113,8 +115,7 @@ HeaderMapping map_header(std::vector<std::string> const &names,
 
 bool HeaderMapping::ok() const noexcept
 {
-  return missing_required.empty() and unknown.empty() and
-         duplicated.empty();
+  return missing_required.empty() and unknown.empty() and duplicated.empty();
 }
 
 std::string HeaderMapping::rule() const
@@ -136,8 +137,8 @@ std::string HeaderMapping::detail() const
     parts.push_back(
       phrase("unknown column", "unknown columns", unknown, true));
   if (not duplicated.empty())
-    parts.push_back(phrase("duplicate column", "duplicate columns",
-                           duplicated, true));
+    parts.push_back(
+      phrase("duplicate column", "duplicate columns", duplicated, true));
   std::string out;
   for (auto const &p : parts)
   {

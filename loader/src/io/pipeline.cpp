@@ -83,7 +83,9 @@ class TypedSink final : public CsvSink
 public:
   TypedSink(TypedPass const &pass, ChunkQueue &queue,
             std::size_t chunk_bytes) :
-          m_pass{pass}, m_queue{queue}, m_chunk_bytes{chunk_bytes},
+          m_pass{pass},
+          m_queue{queue},
+          m_chunk_bytes{chunk_bytes},
           m_checker{*pass.currencies, pass.business_date}
   {
     m_chunk = m_queue.take_empty();

@@ -86,8 +86,8 @@ struct TypedPass
 /// What pass 2 read and what it sent.
 struct TypedResult
 {
-  StreamResult file;       ///< SHA-256 and scanner result of the bytes read
-  std::uint64_t sent = 0;  ///< rows handed to send()
+  StreamResult file;      ///< SHA-256 and scanner result of the bytes read
+  std::uint64_t sent = 0; ///< rows handed to send()
   bool header_changed = false; ///< pass 2 saw another header or shape
 };
 

@@ -10,32 +10,19 @@ namespace loader::io
 namespace
 {
 constexpr std::array<std::string_view, rule_count> codes{
-  "invoice_number.missing",
-  "invoice_number.format",
-  "revision.missing",
-  "revision.format",
-  "status.missing",
-  "status.value",
-  "document_type.missing",
-  "document_type.value",
-  "customer_id.missing",
-  "invoice_date.missing",
-  "invoice_date.format",
-  "invoice_date.after_business_date",
-  "due_date.format",
-  "due_date.before_invoice_date",
-  "currency.missing",
-  "currency.unknown",
-  "net_amount.missing",
-  "net_amount.format",
-  "net_amount.precision",
-  "tax_amount.missing",
-  "tax_amount.format",
-  "tax_amount.precision",
-  "gross_amount.missing",
-  "gross_amount.format",
-  "gross_amount.precision",
-  "amounts.sum",
+  "invoice_number.missing", "invoice_number.format",
+  "revision.missing",       "revision.format",
+  "status.missing",         "status.value",
+  "document_type.missing",  "document_type.value",
+  "customer_id.missing",    "invoice_date.missing",
+  "invoice_date.format",    "invoice_date.after_business_date",
+  "due_date.format",        "due_date.before_invoice_date",
+  "currency.missing",       "currency.unknown",
+  "net_amount.missing",     "net_amount.format",
+  "net_amount.precision",   "tax_amount.missing",
+  "tax_amount.format",      "tax_amount.precision",
+  "gross_amount.missing",   "gross_amount.format",
+  "gross_amount.precision", "amounts.sum",
   "gross_amount.sign",
 };
 
@@ -91,14 +78,14 @@ RuleBits::RuleBits(std::vector<std::pair<std::string, int>> const &table)
                           code + fix};
     if (bit < 0 or bit > 31)
       throw LoaderError{ErrorKind::config,
-                        "the database's ingest.field_rule gives rule " +
-                          code + " bit " + std::to_string(bit) +
-                          ", outside 0-31" + fix};
+                        "the database's ingest.field_rule gives rule " + code +
+                          " bit " + std::to_string(bit) + ", outside 0-31" +
+                          fix};
     std::uint32_t const mask = std::uint32_t{1} << static_cast<unsigned>(bit);
     if ((used & mask) != 0)
       throw LoaderError{ErrorKind::config,
-                        "the database's ingest.field_rule gives rule " +
-                          code + " bit " + std::to_string(bit) +
+                        "the database's ingest.field_rule gives rule " + code +
+                          " bit " + std::to_string(bit) +
                           ", which another rule has" + fix};
     used |= mask;
     m_bit[k] = mask;
@@ -139,14 +126,16 @@ void RecordChecker::check(RecordFields const &f, Verdict &out)
   auto const fail = [&failed](Rule r) { failed |= bit_of(r); };
 
   std::string_view const inv{f[col::invoice_number].text};
-  if (inv.empty()) fail(Rule::invoice_number_missing);
+  if (inv.empty())
+    fail(Rule::invoice_number_missing);
   else if (inv.size() > max_invoice_number or not invoice_number_chars(inv))
     fail(Rule::invoice_number_format);
 
   std::string_view const rev{f[col::revision].text};
   out.revision_ok = false;
   out.revision.clear();
-  if (rev.empty()) fail(Rule::revision_missing);
+  if (rev.empty())
+    fail(Rule::revision_missing);
   else if (rev.size() > max_revision_digits or not all_digits(rev))
     fail(Rule::revision_format);
   else
@@ -158,21 +147,27 @@ void RecordChecker::check(RecordFields const &f, Verdict &out)
   }
 
   std::string_view const status{f[col::status].text};
-  if (status.empty()) fail(Rule::status_missing);
-  else if (status != "ISSUED" and status != "VOID") fail(Rule::status_value);
+  if (status.empty())
+    fail(Rule::status_missing);
+  else if (status != "ISSUED" and status != "VOID")
+    fail(Rule::status_value);
 
   std::string_view const doc{f[col::document_type].text};
   bool const invoice = doc == "INVOICE";
   bool const credit_note = doc == "CREDIT_NOTE";
-  if (doc.empty()) fail(Rule::document_type_missing);
-  else if (not invoice and not credit_note) fail(Rule::document_type_value);
+  if (doc.empty())
+    fail(Rule::document_type_missing);
+  else if (not invoice and not credit_note)
+    fail(Rule::document_type_value);
 
   if (f[col::customer_id].empty()) fail(Rule::customer_id_missing);
 
   std::string_view const idate{f[col::invoice_date].text};
   out.invoice_date_ok = false;
-  if (idate.empty()) fail(Rule::invoice_date_missing);
-  else if (not is_iso_date(idate)) fail(Rule::invoice_date_format);
+  if (idate.empty())
+    fail(Rule::invoice_date_missing);
+  else if (not is_iso_date(idate))
+    fail(Rule::invoice_date_format);
   else
   {
     out.invoice_date_ok = true;
@@ -185,7 +180,8 @@ void RecordChecker::check(RecordFields const &f, Verdict &out)
   out.due_date_ok = false;
   if (not ddate.empty())
   {
-    if (not is_iso_date(ddate)) fail(Rule::due_date_format);
+    if (not is_iso_date(ddate))
+      fail(Rule::due_date_format);
     else
     {
       out.due_date_ok = true;
@@ -196,7 +192,8 @@ void RecordChecker::check(RecordFields const &f, Verdict &out)
 
   std::string_view const code{f[col::currency].text};
   int unit = -1;
-  if (code.empty()) fail(Rule::currency_missing);
+  if (code.empty())
+    fail(Rule::currency_missing);
   else
   {
     if (code != m_last_code)
@@ -225,8 +222,10 @@ void RecordChecker::check(RecordFields const &f, Verdict &out)
   {
     std::string_view const text{f[a.column].text};
     *a.value = parse_decimal(text);
-    if (text.empty()) fail(a.missing);
-    else if (not a.value->readable) fail(a.format);
+    if (text.empty())
+      fail(a.missing);
+    else if (not a.value->readable)
+      fail(a.format);
     else if (unit >= 0 and
              a.value->fraction.size() > static_cast<std::size_t>(unit))
       fail(a.precision);

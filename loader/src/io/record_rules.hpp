@@ -125,8 +125,8 @@ using RecordFields = std::array<Field, col::count>;
 struct Decimal
 {
   bool readable = false;
-  bool negative = false; ///< a minus was written (-0.00 included)
-  std::string_view whole; ///< the integer digits, as written
+  bool negative = false;     ///< a minus was written (-0.00 included)
+  std::string_view whole;    ///< the integer digits, as written
   std::string_view fraction; ///< the digits after '.', as written
 };
 Decimal parse_decimal(std::string_view text) noexcept;
@@ -147,12 +147,12 @@ struct Verdict
 {
   RuleSet failed = 0;
   // Readable values (set whether or not other rules failed):
-  bool revision_ok = false; ///< passes revision's rules
+  bool revision_ok = false;     ///< passes revision's rules
   bool invoice_date_ok = false; ///< a real date
   bool due_date_ok = false;     ///< a real date
   Decimal net, tax, gross;
   std::string revision; ///< canonical (no leading zeros) when revision_ok
-  int minor_unit = -1; ///< the currency's, -1 when missing or not known
+  int minor_unit = -1;  ///< the currency's, -1 when missing or not known
   // Only when failed == 0: the canonical amounts and the content hash v2.
   std::string net_text, tax_text, gross_text;
   std::array<unsigned char, 32> content_hash{};

@@ -88,10 +88,10 @@ bool sum_holds(Decimal const &a, Decimal const &b, Decimal const &c) noexcept
   // a + b - c == 0, one decimal position at a time from the smallest: the
   // total is zero exactly when every position leaves no remainder and no
   // carry is left at the top (no overflow whatever the scales).
-  std::size_t const scale =
-    std::max({a.fraction.size(), b.fraction.size(), c.fraction.size()});
-  std::size_t const width =
-    std::max({a.whole.size(), b.whole.size(), c.whole.size()});
+  std::size_t const scale = std::max(
+    {a.fraction.size(), b.fraction.size(), c.fraction.size()});
+  std::size_t const width = std::max(
+    {a.whole.size(), b.whole.size(), c.whole.size()});
   int const sa = a.negative ? -1 : 1;
   int const sb = b.negative ? -1 : 1;
   int const sc = c.negative ? -1 : 1;
@@ -131,15 +131,15 @@ bool is_iso_date(std::string_view p) noexcept
   if (year == 0 or month < 1 or month > 12) return false;
   if (day >= 1 and day <= 28) return true;
   int days = 31;
-  if (month == 4 or month == 6 or month == 9 or month == 11) days = 30;
+  if (month == 4 or month == 6 or month == 9 or month == 11)
+    days = 30;
   else if (month == 2)
     days = (year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)) ? 29 : 28;
   return day >= 1 and day <= days;
 }
 
 std::array<unsigned char, 32> content_hash(
-  std::array<std::string_view const *, 10> const &values,
-  std::string &scratch)
+  std::array<std::string_view const *, 10> const &values, std::string &scratch)
 {
   scratch.clear();
   for (std::string_view const *v : values) append_hashed(scratch, v);

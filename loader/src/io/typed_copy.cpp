@@ -15,29 +15,37 @@ using copy_binary::Writer;
 /// A field as COPY CSV stores it: NULL for an unquoted empty field.
 void put_field(Writer &w, Field const &f)
 {
-  if (f.null) w.null();
-  else w.bytes(f.text);
+  if (f.null)
+    w.null();
+  else
+    w.bytes(f.text);
 }
 
 /// A value that is NULL when empty (quoted or not).
 void put_or_null(Writer &w, std::string_view text)
 {
-  if (text.empty()) w.null();
-  else w.bytes(text);
+  if (text.empty())
+    w.null();
+  else
+    w.bytes(text);
 }
 
 /// A real YYYY-MM-DD date, or NULL.
 void put_date(Writer &w, bool ok, std::string_view text)
 {
-  if (ok) w.date(text);
-  else w.null();
+  if (ok)
+    w.date(text);
+  else
+    w.null();
 }
 
 /// A readable amount at dscale, or NULL.
 void put_amount(Writer &w, Decimal const &d, std::size_t dscale)
 {
-  if (d.readable) w.numeric(d.negative, d.whole, d.fraction, dscale);
-  else w.null();
+  if (d.readable)
+    w.numeric(d.negative, d.whole, d.fraction, dscale);
+  else
+    w.null();
 }
 
 /// The canonical revision: at most 9 digits (record_rules), an integer.
@@ -59,9 +67,15 @@ std::size_t size_hint(RecordFields const &f, bool passed) noexcept
 }
 } // namespace
 
-void append_typed_header(std::string &out) { Writer{out}.header(); }
+void append_typed_header(std::string &out)
+{
+  Writer{out}.header();
+}
 
-void append_typed_trailer(std::string &out) { Writer{out}.trailer(); }
+void append_typed_trailer(std::string &out)
+{
+  Writer{out}.trailer();
+}
 
 void append_typed_row(std::string &out, std::int64_t batch_id,
                       std::uint64_t record_no, RecordFields const &f,
@@ -81,8 +95,10 @@ void append_typed_row(std::string &out, std::int64_t batch_id,
   w.int4(passed ? 0 : bits.mask_of(v.failed));
 
   put_field(w, f[col::invoice_number]);
-  if (v.revision_ok) w.int4(revision_of(v.revision));
-  else w.null();
+  if (v.revision_ok)
+    w.int4(revision_of(v.revision));
+  else
+    w.null();
   put_field(w, f[col::status]);
   put_field(w, f[col::document_type]);
   put_field(w, f[col::customer_id]);
@@ -98,9 +114,9 @@ void append_typed_row(std::string &out, std::int64_t batch_id,
     put_amount(w, v.tax, unit);
     put_amount(w, v.gross, unit);
     put_or_null(w, f[col::description].text);
-    w.bytes(std::string_view{
-      reinterpret_cast<char const *>(v.content_hash.data()),
-      v.content_hash.size()});
+    w.bytes(
+      std::string_view{reinterpret_cast<char const *>(v.content_hash.data()),
+                       v.content_hash.size()});
     w.null(); // no raw fields
     return;
   }

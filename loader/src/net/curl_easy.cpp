@@ -63,8 +63,8 @@ std::string redact_sent_line(std::string_view line)
       return std::string{line.substr(0, std::strlen(h))} + " [redacted]";
   if (istarts_with(line, "AUTH ")) return "AUTH [redacted]";
   static char const *const plain[] = {
-    "EHLO", "HELO", "MAIL FROM", "RCPT TO", "DATA", "QUIT", "STARTTLS",
-    "RSET", "NOOP", "GET ", "POST ", "HEAD ", "PUT "};
+    "EHLO", "HELO", "MAIL FROM", "RCPT TO", "DATA",  "QUIT", "STARTTLS",
+    "RSET", "NOOP", "GET ",      "POST ",   "HEAD ", "PUT "};
   for (char const *p : plain)
     if (istarts_with(line, p)) return std::string{line};
   // An HTTP header line "Name: value" that is not a secret one.
@@ -75,10 +75,13 @@ std::string redact_sent_line(std::string_view line)
   return line.empty() ? std::string{} : "[redacted]";
 }
 
-std::size_t discard(char *, std::size_t, std::size_t n, void *) { return n; }
+std::size_t discard(char *, std::size_t, std::size_t n, void *)
+{
+  return n;
+}
 
-int on_progress(void *user, curl_off_t dltotal, curl_off_t dlnow,
-                curl_off_t, curl_off_t)
+int on_progress(void *user, curl_off_t dltotal, curl_off_t dlnow, curl_off_t,
+                curl_off_t)
 {
   // SIGTERM/SIGINT (core/interrupt.hpp): abort the transfer
   // (CURLE_ABORTED_BY_CALLBACK); the caller reports the interruption.
@@ -158,8 +161,9 @@ int debug_trampoline(CURL *, curl_infotype type, char *data, std::size_t size,
     return 0;
   auto const &ctx = *static_cast<DebugContext const *>(user);
   std::string_view chunk{data, size};
-  char const *prefix =
-    type == CURLINFO_TEXT ? "* " : type == CURLINFO_HEADER_IN ? "< " : "> ";
+  char const *prefix = type == CURLINFO_TEXT        ? "* "
+                       : type == CURLINFO_HEADER_IN ? "< "
+                                                    : "> ";
   while (not chunk.empty())
   {
     auto const nl = chunk.find('\n');
@@ -168,9 +172,8 @@ int debug_trampoline(CURL *, curl_infotype type, char *data, std::size_t size,
                                          : chunk.substr(nl + 1);
     if (not line.empty() and line.back() == '\r') line.remove_suffix(1);
     if (line.empty()) continue;
-    std::string shown = type == CURLINFO_HEADER_OUT
-                          ? redact_sent_line(line)
-                          : std::string{line};
+    std::string shown = type == CURLINFO_HEADER_OUT ? redact_sent_line(line)
+                                                    : std::string{line};
     if (type == CURLINFO_HEADER_IN and istarts_with(line, "set-cookie:"))
       shown = "Set-Cookie: [redacted]";
     try
@@ -196,8 +199,7 @@ Easy::Easy(std::string const &url, TransferOptions const &options,
 {
   global_init();
   m_h.reset(curl_easy_init());
-  if (not m_h)
-    throw LoaderError{ErrorKind::internal, "curl_easy_init failed"};
+  if (not m_h) throw LoaderError{ErrorKind::internal, "curl_easy_init failed"};
 
   set(CURLOPT_ERRORBUFFER, m_errbuf);
   set(CURLOPT_NOSIGNAL, 1L);
@@ -209,7 +211,10 @@ Easy::Easy(std::string const &url, TransferOptions const &options,
     throw TransportError{ErrorKind::config,
                          "no usable protocol for " + m_redacted +
                            " in the linked libcurl",
-                         CURLE_UNSUPPORTED_PROTOCOL, 0, false, std::nullopt};
+                         CURLE_UNSUPPORTED_PROTOCOL,
+                         0,
+                         false,
+                         std::nullopt};
   set(CURLOPT_PROTOCOLS_STR, protocols.c_str());
   set(CURLOPT_FOLLOWLOCATION, 0L);
   set(CURLOPT_CONNECTTIMEOUT_MS,
@@ -234,7 +239,10 @@ Easy::Easy(std::string const &url, TransferOptions const &options,
       throw TransportError{ErrorKind::config,
                            "netrc file " + m_options.netrc_file +
                              " cannot be read: " + std::strerror(err),
-                           0, 0, false, std::nullopt};
+                           0,
+                           0,
+                           false,
+                           std::nullopt};
     }
     set(CURLOPT_NETRC, static_cast<long>(CURL_NETRC_OPTIONAL));
     set(CURLOPT_NETRC_FILE, m_options.netrc_file.c_str());
@@ -247,12 +255,15 @@ Easy::Easy(std::string const &url, TransferOptions const &options,
         known = std::string{home} + "/.ssh/known_hosts";
     // Without a known_hosts file libcurl accepts any host key.
     if (known.empty() or ::access(known.c_str(), R_OK) != 0)
-      throw TransportError{ErrorKind::config,
-                           "sftp needs a readable known_hosts file (" +
-                             (known.empty() ? std::string{"$HOME unset"}
-                                            : known) +
-                             ") to verify " + m_redacted,
-                           0, 0, false, std::nullopt};
+      throw TransportError{
+        ErrorKind::config,
+        "sftp needs a readable known_hosts file (" +
+          (known.empty() ? std::string{"$HOME unset"} : known) +
+          ") to verify " + m_redacted,
+        0,
+        0,
+        false,
+        std::nullopt};
     m_options.ssh_known_hosts = known;
     set(CURLOPT_SSH_KNOWNHOSTS, m_options.ssh_known_hosts.c_str());
   }
@@ -281,10 +292,12 @@ void Easy::check_setopt(CURLoption opt, CURLcode rc) const
   throw TransportError{classify_curl(rc) == ErrorKind::config
                          ? ErrorKind::config
                          : ErrorKind::internal,
-                       "curl_easy_setopt(" + std::to_string(opt) +
-                         ") for " + m_redacted +
-                         " failed: " + curl_easy_strerror(rc),
-                       rc, 0, false, std::nullopt};
+                       "curl_easy_setopt(" + std::to_string(opt) + ") for " +
+                         m_redacted + " failed: " + curl_easy_strerror(rc),
+                       rc,
+                       0,
+                       false,
+                       std::nullopt};
 }
 
 CURLcode Easy::perform()
@@ -312,8 +325,7 @@ std::string Easy::header(char const *name) const
 
 std::string Easy::error_text(CURLcode code) const
 {
-  std::string text{m_errbuf[0] != '\0' ? m_errbuf
-                                        : curl_easy_strerror(code)};
+  std::string text{m_errbuf[0] != '\0' ? m_errbuf : curl_easy_strerror(code)};
   while (not text.empty() and (text.back() == '\n' or text.back() == '\r'))
     text.pop_back();
   return scrub(std::move(text), m_secrets);
@@ -331,14 +343,13 @@ void throw_curl(Easy const &easy, std::string const &verb, CURLcode code)
   curl_easy_getinfo(easy.get(), CURLINFO_OS_ERRNO, &os_errno);
   if (code == CURLE_SSL_CONNECT_ERROR and os_errno != 0)
     kind = ErrorKind::transient;
-  throw TransportError{kind,
-                       verb + " " + easy.redacted_url() + ": " +
-                         easy.error_text(code) + " (curl " +
-                         std::to_string(static_cast<int>(code)) + ")",
-                       static_cast<int>(code),
-                       status,
-                       is_not_delivered_curl(code),
-                       after.empty() ? std::nullopt
-                                     : parse_retry_after(after)};
+  throw TransportError{
+    kind,
+    verb + " " + easy.redacted_url() + ": " + easy.error_text(code) +
+      " (curl " + std::to_string(static_cast<int>(code)) + ")",
+    static_cast<int>(code),
+    status,
+    is_not_delivered_curl(code),
+    after.empty() ? std::nullopt : parse_retry_after(after)};
 }
 } // namespace loader::net::detail

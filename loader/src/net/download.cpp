@@ -71,12 +71,16 @@ std::size_t on_write(char *p, std::size_t, std::size_t n, void *user)
     curl_free(path);
     int const fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
     int const err = errno;
-    if (fd >= 0) ::close(fd);
+    if (fd >= 0)
+      ::close(fd);
     else if (err != ENOENT and err != ENOTDIR)
       throw TransportError{classify_errno(err),
                            "GET " + easy.redacted_url() + ": " +
                              std::strerror(err),
-                           code, 0, false, std::nullopt};
+                           code,
+                           0,
+                           false,
+                           std::nullopt};
   }
   detail::throw_curl(easy, "GET", code);
 }
@@ -102,8 +106,7 @@ Earlier conditional_headers(Meta meta, std::string const &spool_dir,
   bool exists = false;
   e.size = file_size_or_zero(e.path, exists);
   auto const sz = e.meta.find("size");
-  if (not exists or sz == e.meta.end() or
-      sz->second != std::to_string(e.size))
+  if (not exists or sz == e.meta.end() or sz->second != std::to_string(e.size))
     return e;
   auto const etag = e.meta.find("etag");
   auto const lm = e.meta.find("last_modified");
@@ -143,8 +146,10 @@ Downloaded not_modified(Downloaded out, Earlier const &earlier)
   if (status == 304) reason += " without a conditional request";
   int const s = static_cast<int>(status);
   throw TransportError{classify_http_status(s),
-                       "GET " + easy.redacted_url() + ": " + reason, 0,
-                       status, is_not_delivered_http(s),
+                       "GET " + easy.redacted_url() + ": " + reason,
+                       0,
+                       status,
+                       is_not_delivered_http(s),
                        after.empty() ? std::nullopt
                                      : parse_retry_after(after)};
 }
@@ -156,12 +161,14 @@ void check_length(detail::Easy &easy, std::uint64_t size, long status)
   curl_off_t length = -1;
   curl_easy_getinfo(easy.get(), CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length);
   if (length >= 0 and static_cast<std::uint64_t>(length) != size)
-    throw TransportError{ErrorKind::transient,
-                         "GET " + easy.redacted_url() + ": body of " +
-                           std::to_string(size) +
-                           " bytes, Content-Length said " +
-                           std::to_string(length),
-                         CURLE_PARTIAL_FILE, status, false, std::nullopt};
+    throw TransportError{
+      ErrorKind::transient,
+      "GET " + easy.redacted_url() + ": body of " + std::to_string(size) +
+        " bytes, Content-Length said " + std::to_string(length),
+      CURLE_PARTIAL_FILE,
+      status,
+      false,
+      std::nullopt};
 }
 
 /// Keep the validators of a 200 in the URL's sidecar (none: no sidecar).
@@ -198,8 +205,8 @@ void perform(detail::Easy &easy, Sink &sink, TempFile const &tmp,
   easy.set(CURLOPT_WRITEDATA, static_cast<void *>(&sink));
   CURLcode const rc = easy.perform();
   if (rc == CURLE_WRITE_ERROR and sink.write_errno != 0)
-    throw_errno(sink.write_errno, "GET " + easy.redacted_url() +
-                                    ": cannot write " + tmp.path());
+    throw_errno(sink.write_errno,
+                "GET " + easy.redacted_url() + ": cannot write " + tmp.path());
   if (rc == CURLE_FILE_COULDNT_READ_FILE and scheme == "file")
     throw_file_url(easy, rc, url);
   if (rc != CURLE_OK) detail::throw_curl(easy, "GET", rc);
@@ -230,8 +237,8 @@ Downloaded download(std::string const &url, std::string const &spool_dir,
   detail::Slist headers;
   headers.append("Accept-Encoding: identity");
   Earlier const earlier{conditional_headers(
-    is_http and options.conditional ? read_meta(meta_path) : Meta{},
-    spool_dir, headers)};
+    is_http and options.conditional ? read_meta(meta_path) : Meta{}, spool_dir,
+    headers)};
   easy.set(CURLOPT_HTTPHEADER, headers.get());
 
   TempFile tmp{spool_dir};

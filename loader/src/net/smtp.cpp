@@ -40,13 +40,16 @@ MailResult send_mail(std::string const &url, std::string const &from,
   {
     if (to.empty())
       throw TransportError{ErrorKind::config,
-                           "no recipient for mail via " + redact_url(url), 0,
-                           0, false, std::nullopt};
+                           "no recipient for mail via " + redact_url(url),
+                           0,
+                           0,
+                           false,
+                           std::nullopt};
     detail::Easy easy{url, options.transfer,
                       detail::allowed({"smtp", "smtps"})};
-    easy.set(CURLOPT_USE_SSL, static_cast<long>(options.require_tls
-                                                  ? CURLUSESSL_ALL
-                                                  : CURLUSESSL_TRY));
+    easy.set(CURLOPT_USE_SSL,
+             static_cast<long>(options.require_tls ? CURLUSESSL_ALL
+                                                   : CURLUSESSL_TRY));
     std::string const mail_from = bracketed(from);
     easy.set(CURLOPT_MAIL_FROM, mail_from.c_str());
     detail::Slist rcpt;

@@ -24,7 +24,10 @@ namespace fs = std::filesystem;
   throw TransportError{classify_errno(err) == ErrorKind::internal
                          ? ErrorKind::internal
                          : classify_errno(err),
-                       what + ": " + std::strerror(err), 0, 0, false,
+                       what + ": " + std::strerror(err),
+                       0,
+                       0,
+                       false,
                        std::nullopt};
 }
 
@@ -43,7 +46,8 @@ void prepare_spool(std::string const &dir)
   std::error_code ec;
   if (fs::create_directories(dir, ec)) ::chmod(dir.c_str(), 0700);
   if (ec) throw_errno(ec.value(), "cannot create spool directory " + dir);
-  struct stat st{};
+  struct stat st
+  {};
   if (::stat(dir.c_str(), &st) != 0)
     throw_errno(errno, "cannot use spool directory " + dir);
   if (not S_ISDIR(st.st_mode) or st.st_uid != ::geteuid() or
@@ -52,7 +56,10 @@ void prepare_spool(std::string const &dir)
                          "spool directory " + dir +
                            " must be a directory owned by this user and "
                            "writable by no one else",
-                         0, 0, false, std::nullopt};
+                         0,
+                         0,
+                         false,
+                         std::nullopt};
 }
 
 TempFile::TempFile(std::string const &dir)
@@ -139,7 +146,8 @@ bool is_sha256_hex(std::string const &s) noexcept
 
 std::uint64_t file_size_or_zero(std::string const &path, bool &exists)
 {
-  struct stat st{};
+  struct stat st
+  {};
   exists = ::stat(path.c_str(), &st) == 0 and S_ISREG(st.st_mode);
   return exists ? static_cast<std::uint64_t>(st.st_size) : 0;
 }

@@ -6,8 +6,8 @@
 /// sleeps or waits for Retry-After.  Each call makes exactly one transfer
 /// (plus at most max_redirects redirects for a GET) and either returns or
 /// throws one TransportError whose kind (core/errors.cpp) tells the
-/// caller's retry layer what to do.  Every URL in a message or log line has its userinfo
-/// removed (redact_url).
+/// caller's retry layer what to do.  Every URL in a message or log line has
+/// its userinfo removed (redact_url).
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -63,9 +63,8 @@ struct TransferOptions
 /// spending its retry budget on it.
 struct TransportError : LoaderError
 {
-  TransportError(ErrorKind k, std::string const &what, int curl,
-                 long status, bool missing,
-                 std::optional<std::chrono::seconds> after) :
+  TransportError(ErrorKind k, std::string const &what, int curl, long status,
+                 bool missing, std::optional<std::chrono::seconds> after) :
           LoaderError{k, what},
           curl_code{curl},
           http_status{status},
@@ -82,10 +81,10 @@ struct TransportError : LoaderError
 /// A complete spooled body: the file is fsynced and named by its hash.
 struct Downloaded
 {
-  std::string path;          ///< <spool_dir>/<sha256>
-  std::string sha256;        ///< lower-case hex
-  std::uint64_t size = 0;    ///< bytes
-  std::string etag;          ///< the server's validators, "" when none
+  std::string path;       ///< <spool_dir>/<sha256>
+  std::string sha256;     ///< lower-case hex
+  std::uint64_t size = 0; ///< bytes
+  std::string etag;       ///< the server's validators, "" when none
   std::string last_modified;
   long http_status = 0;      ///< 200, 304, ...; 0 for file:// and sftp://
   bool not_modified = false; ///< 304: nothing transferred, earlier file
@@ -151,12 +150,12 @@ std::string_view name_of(MailOutcome outcome) noexcept;
 struct MailResult
 {
   MailOutcome outcome = MailOutcome::not_sent;
-  long smtp_code = 0;    ///< the last SMTP reply code seen, 0 when none
-  int curl_code = 0;     ///< CURLcode of the transfer
+  long smtp_code = 0; ///< the last SMTP reply code seen, 0 when none
+  int curl_code = 0;  ///< CURLcode of the transfer
   /// For anything but accepted: what to do next, as classify_smtp_reply /
   /// classify_curl decide.  in_doubt is ErrorKind::in_doubt.
   ErrorKind kind = ErrorKind::internal;
-  std::string detail;    ///< one line for the log, URL redacted
+  std::string detail; ///< one line for the log, URL redacted
   bool data_accepted() const noexcept
   {
     return outcome == MailOutcome::accepted;
@@ -197,7 +196,8 @@ std::string expand_feed_template(std::string const &url_template,
 
 /// The manifest next to an input: "<url>.manifest.json"
 /// (docs/reference/input-file.md), the suffix added to the URL's path so
-/// that a query string ("?token=...") stays at the end.  A local path just gets the suffix.
+/// that a query string ("?token=...") stays at the end.  A local path just
+/// gets the suffix.
 std::string manifest_url_for(std::string const &input);
 
 /// The default --spool-dir: $XDG_CACHE_HOME/invoice-loader/spool when
@@ -215,8 +215,7 @@ std::string curl_version_line();
 /// A Retry-After value: delta-seconds ("120") or an HTTP date (IMF-fixdate
 /// and the two obsolete forms, parsed by curl_getdate) turned into seconds
 /// after `now` (0 when already past).  nullopt when it is neither.
-std::optional<std::chrono::seconds>
-parse_retry_after(std::string_view value,
-                  std::chrono::system_clock::time_point now =
-                    std::chrono::system_clock::now());
+std::optional<std::chrono::seconds> parse_retry_after(
+  std::string_view value, std::chrono::system_clock::time_point now =
+                            std::chrono::system_clock::now());
 } // namespace loader::net

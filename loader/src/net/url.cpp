@@ -137,9 +137,8 @@ std::string_view name_of(MailOutcome outcome) noexcept
   return "in_doubt";
 }
 
-std::optional<std::chrono::seconds>
-parse_retry_after(std::string_view value,
-                  std::chrono::system_clock::time_point now)
+std::optional<std::chrono::seconds> parse_retry_after(
+  std::string_view value, std::chrono::system_clock::time_point now)
 {
   while (not value.empty() and (value.front() == ' ' or value.front() == '\t'))
     value.remove_prefix(1);
@@ -182,8 +181,8 @@ parse_retry_after(std::string_view value,
                        low.find("sun") != std::string::npos;
   bool const asctime_form = text.find(':') != std::string::npos and
                             low.find("gmt") == std::string::npos;
-  if (not has_day or (low.find("gmt") == std::string::npos and
-                      not asctime_form))
+  if (not has_day or
+      (low.find("gmt") == std::string::npos and not asctime_form))
     return std::nullopt;
   time_t const at = curl_getdate(text.c_str(), nullptr);
   if (at == -1) return std::nullopt;
