@@ -13,6 +13,9 @@ only: Debian's python3 is enough).
                                   over N versions
   bench/run.py duplicates [CASE]  duplicate-heavy files alone (the rows
                                   bench/run.py load also measures)
+  bench/run.py sources [options]  what scripts/bench-sources.sh runs:
+                                  several sources' loads at once against
+                                  the same loads one after the other
 
 Each benchmark starts its own throwaway cluster: it runs itself again under
 scripts/with-tmp-pg.sh with --inside, and reads PG* from the environment
@@ -82,7 +85,8 @@ def common_options(p):
 def parser():
     top = Parser(prog="bench/run.py", description=__doc__.split("\n\n")[1],
                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = top.add_subparsers(dest="benchmark", metavar="{load,publish}")
+    sub = top.add_subparsers(dest="benchmark",
+                             metavar="{load,publish,duplicates,sources}")
 
     load = sub.add_parser("load", help="the load benchmark (scripts/bench.sh)",
                           description="invoice-loader load against psql "
@@ -191,14 +195,31 @@ def parser():
                      choices=["plain", "dup4", "dup5", "dup50"],
                      help="plain, dup4, dup5, dup50 (default: all four)")
     common_options(dup)
+
+    src = sub.add_parser("sources", help="several sources at once "
+                         "(scripts/bench-sources.sh)",
+                         description="one loader process per source, all "
+                         "at once, against the same loads one after the "
+                         "other, with readers; see bench/harness/sources.py")
+    src.add_argument("--smoke", action="store_true",
+                     help="--sources 3 --per-source 200 --reps 1 (seconds;"
+                     " CI)")
+    src.add_argument("--sources", type=count, metavar="N",
+                     help="sources, one loader each (default 8)")
+    src.add_argument("--per-source", type=count, metavar="M",
+                     help="invoices in each source's file (default 100000)")
+    src.add_argument("--reps", type=count, metavar="R",
+                     help="repetitions of each mode, alternating (default "
+                     "3)")
+    common_options(src)
     return top
 
 
 def parse(argv):
     """The load benchmark is the default: `run.py --smoke` is
     `run.py load --smoke`."""
-    if not argv or argv[0] not in ("load", "publish", "duplicates", "-h",
-                                   "--help"):
+    if not argv or argv[0] not in ("load", "publish", "duplicates",
+                                   "sources", "-h", "--help"):
         argv = ["load"] + argv
     args = parser().parse_args(argv)
     args.data_dir = os.path.realpath(args.data_dir)
@@ -222,6 +243,11 @@ def parse(argv):
         smoke = (20000, 20) if args.smoke else (5000000, 10000)
         args.history = args.history or smoke[0]
         args.batch = args.batch or smoke[1]
+    if args.benchmark == "sources":
+        small = (3, 200, 1) if args.smoke else (8, 100000, 3)
+        args.sources = args.sources or small[0]
+        args.per_source = args.per_source or small[1]
+        args.reps = args.reps or small[2]
     return argv, args
 
 
@@ -256,6 +282,8 @@ def main(argv):
         from harness import publish as benchmark
     elif args.benchmark == "duplicates":
         from harness import duplicates as benchmark
+    elif args.benchmark == "sources":
+        from harness import sources as benchmark
     else:
         from harness import load as benchmark
     try:

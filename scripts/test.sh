@@ -133,7 +133,8 @@ done
 
 # The benchmarks are not tests; their smoke runs (seconds) keep them working.
 stage bench-smoke env INVOICE_LOADER="$PWD/build/loader/invoice-loader" \
-  bash -c 'bash scripts/bench.sh --smoke && bash scripts/bench-publish.sh --smoke'
+  bash -c 'bash scripts/bench.sh --smoke && bash scripts/bench-publish.sh --smoke &&
+    bash scripts/bench-sources.sh --smoke'
 
 wait  # the previous release's build, long finished unless the database stages failed early
 printf '\n==> summary\n'
