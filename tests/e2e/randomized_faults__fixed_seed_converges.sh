@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The fault soak (issue 14 item 6).  Day after day, one fault of a random
-# kind hits the load of that day's file, then a plain rerun must publish
-# it; the day's data and the invariant checker are checked after every day.
+# The fault soak.  Day after day, one fault of a random kind hits the load
+# of that day's file, then a plain rerun must publish it; the day's data
+# and the invariant checker are checked after every day.
 # Fault kinds:
 #   failpoint  SIGKILL at a random boundary (INVOICE_LOADER_FAILPOINT),
 #              half of the time a second one on the rerun;
@@ -12,7 +12,14 @@
 #              run itself must still publish (exit 0);
 #   outage     the server stops (fast or immediate, at random) at a random
 #              moment and stays down 1..FAULT_OUTAGE_MAX s: the run itself
-#              must still publish (exit 0, CONTRACT.md 6.5).
+#              must still publish (exit 0: an outage shorter than the
+#              retry budget costs time, never the outcome);
+#   sources    two other sources (beta-erp, gamma-erp) load their next date
+#              at the same time as acme-erp, and one of the three loads,
+#              drawn at random, is killed at a random boundary: the other
+#              two publish untouched (each source has its own publication
+#              lock and its own staging partition), and plain reruns
+#              publish the killed one.
 # The sequence of faults is fixed by the seed; the moments depend on the
 # machine's speed.  The summary prints the faults by kind and the
 # violations, which must be 0.
@@ -35,12 +42,14 @@ iterations=${FAULT_ITERATIONS:-12}
 outage_max=${FAULT_OUTAGE_MAX:-3}
 points=(after_received mid_copy after_staged after_validated
         after_write_commit before_publish_commit after_publish_commit)
-kinds=(none failpoint failpoint kill term terminate outage outage)
+kinds=(none failpoint failpoint kill term terminate outage outage sources)
+others=(beta-erp gamma-erp)
+other_days=0  # dates the other sources have published, from 2026-01-01
 dsn="dbname=$E2E_DB user=invoice_loader"
 # An outage must cost time, never the outcome: the budget is far longer
 # than the longest outage, the tries unbounded in effect.
 retry=(--retry-budget $((outage_max * 4 + 60)) --retry-attempts 100)
-declare -A faults=()
+declare -A faults=() other_csv=()
 violations=0 down_seconds=0 started=$(date +%s)
 
 # start_load DATE CSV [ENV...]: the day's load in the background.
@@ -49,6 +58,15 @@ start_load() {
   env "$@" "$INVOICE_LOADER" --dsn "$dsn" load --source acme-erp --business-date "$date" \
     --input "$csv" "${retry[@]}" >"$WORK/out" 2>"$WORK/err" &
   loader=$!
+}
+# start_other SOURCE DATE CSV [ENV...]: another source's load in the
+# background; its pid in other_pid[SOURCE], its output in $WORK/SOURCE.*.
+declare -A other_pid=()
+start_other() {
+  local source=$1 date=$2 csv=$3; shift 3
+  env "$@" "$INVOICE_LOADER" --dsn "$dsn" load --source "$source" --business-date "$date" \
+    --input "$csv" "${retry[@]}" >"$WORK/$source.out" 2>"$WORK/$source.err" &
+  other_pid[$source]=$!
 }
 # A random moment within the first 60 ms of a load (a day's load of the
 # sample takes about 45 ms here; a fault after its end finds it done).
@@ -65,6 +83,7 @@ expect_exit() {  # expect_exit DESCRIPTION ALLOWED...
 }
 
 register_source acme-erp --start-date 2026-01-01
+for s in "${others[@]}"; do register_source "$s" --start-date 2026-01-01; done
 expect_count=0
 for ((i = 0; i < iterations; i++)); do
   date=$(date -d "2026-01-01 + $i days" +%F)
@@ -146,29 +165,73 @@ for ((i = 0; i < iterations; i++)); do
       { wait $loader; } 2>/dev/null || RC=$?
       expect_exit "outage of ${seconds}s ($how)" 0
       ;;
+    sources)
+      point=${points[RANDOM % ${#points[@]}]}
+      victim=$((RANDOM % 3))  # 0: acme-erp, 1 and 2: the others
+      count sources
+      count "sources:$point"
+      other_date=$(date -d "2026-01-01 + $other_days days" +%F)
+      for j in 0 1; do
+        s=${others[j]}
+        out=$("$REPO/scripts/gen-invoices.sh" --source "$s" "$WORK/o$i" "$other_date" 20)
+        if ((victim == j + 1)); then
+          start_other "$s" "$other_date" "$out" INVOICE_LOADER_FAILPOINT="$point"
+        else
+          start_other "$s" "$other_date" "$out"
+        fi
+        other_csv[$s]=$out
+      done
+      if ((victim == 0)); then
+        start_load "$date" "$csv" INVOICE_LOADER_FAILPOINT="$point"
+      else
+        start_load "$date" "$csv"
+      fi
+      { wait $loader; } 2>/dev/null || RC=$?
+      if ((victim == 0)); then expect_exit "acme-erp killed at $point" 137
+      else expect_exit "acme-erp beside a killed source" 0; fi
+      for j in 0 1; do
+        s=${others[j]} ORC=0
+        { wait "${other_pid[$s]}"; } 2>/dev/null || ORC=$?
+        want=0
+        ((victim == j + 1)) && want=137
+        [[ $ORC == "$want" ]] || { violation "$s (victim $victim, $point): exit $ORC, expected $want"
+                                   sed 's/^/    /' "$WORK/$s.err" >&2; }
+        # the other sources' plain reruns (the killed one publishes now)
+        "$INVOICE_LOADER" --dsn "$dsn" load --source "$s" --business-date "$other_date" \
+          --input "${other_csv[$s]}" >"$WORK/$s.out" 2>"$WORK/$s.err" \
+          || violation "$s: plain rerun exit $?"
+      done
+      other_days=$((other_days + 1))
+      for s in "${others[@]}"; do
+        [[ $(q "select count(*) from reporting.invoice where source = '$s'") == $((other_days * 20)) ]] \
+          || violation "$s: $(q "select count(*) from reporting.invoice where source = '$s'") invoices, expected $((other_days * 20))"
+        [[ $(watermark_of "$s") == "$other_date" ]] || violation "$s: watermark $(watermark_of "$s"), expected $other_date"
+      done
+      ;;
   esac
   # The plain rerun publishes (or finds published) the day.
   load --source acme-erp --business-date "$date" --input "$csv"
   [[ $RC == 0 ]] || { violation "plain rerun: exit $RC"; sed 's/^/    /' "$WORK/err" >&2; }
   expect_count=$((expect_count + 20))
   if ! (
-    expect_eq "day $i ($kind): invoices" "$expect_count" "$(q 'select count(*) from reporting.invoice')"
+    expect_eq "day $i ($kind): invoices" "$expect_count" \
+      "$(q "select count(*) from reporting.invoice where source = 'acme-erp'")"
     expect_eq "day $i: watermark" "$date" "$(watermark_of acme-erp)"
-    expect_eq "day $i: batches published" "$((i + 1))" \
+    expect_eq "day $i: batches published" "$((i + 1 + 2 * other_days))" \
       "$(q "select count(*) from ingest.batch where state = 'published'")"
     check_invariants
   ); then
     violation "the database after day $i"
   fi
 done
-[[ $(notifications batch_published) == "$iterations" ]] \
-  || violation "publish notifications: $(notifications batch_published), expected $iterations"
+[[ $(notifications batch_published) == $((iterations + 2 * other_days)) ]] \
+  || violation "publish notifications: $(notifications batch_published), expected $((iterations + 2 * other_days))"
 
 # Faults injected: every failpoint, kill, term, terminate and outage (the
 # entries with a colon other than failpoint:* are breakdowns).
 total=0
 for k in "${!faults[@]}"; do
-  case $k in failpoint:* | kill | term | terminate | outage) total=$((total + faults[$k])) ;; esac
+  case $k in failpoint:* | kill | term | terminate | outage | sources) total=$((total + faults[$k])) ;; esac
 done
 # Faults that found the run already over did nothing.
 missed=$(( ${faults[kill:after_the_end]:-0} + ${faults[term:exit_0]:-0} + ${faults[terminate:no_session_then]:-0} ))
