@@ -5,7 +5,7 @@ this script's output: edit the cases, then run it from anywhere).
 
 Each case is a good EUR invoice with some fields replaced by their raw CSV
 text ('' = an unquoted empty field, q('') = a quoted empty one), the rules
-it must fail (CONTRACT.md section 2; sql/ingest/failing_records.sql is the
+it must fail (docs/reference/input-file.md; sql/ingest/failing_records.sql is the
 reference), and for a passing record its canonical revision and amounts.
 Business date: 2026-11-28.
 """

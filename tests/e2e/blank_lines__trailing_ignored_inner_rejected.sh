@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Blank lines (CONTRACT.md section 2): a file ending in blank lines publishes
+# Blank lines (docs/reference/input-file.md): a file ending in blank lines publishes
 # with the records before them (the blanks are not records, but the SHA-256
 # covers them); a blank line inside the data quarantines the batch with the
 # rule csv.blank_line naming the line, and nothing of it is published.

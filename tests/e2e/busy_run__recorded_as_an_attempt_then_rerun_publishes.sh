@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A run refused because another holds the batch (issue 13 item 2) retries
+# A run refused because another holds the batch retries
 # within its budget, then exits 75 and is recorded as an attempt with
 # outcome busy, which status --batch shows; once the holder is gone the
 # rerun publishes once.

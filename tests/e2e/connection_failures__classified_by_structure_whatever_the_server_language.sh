@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Connection failures are classified from libpq's structure, never from
-# its wording (issue 14 item 2), against a cluster of this test's own whose
+# its wording (a translated server must not change the outcome), against a cluster of this test's own whose
 # lc_messages is German and whose pg_hba asks role alice for a SCRAM
 # password over the unix socket:
 #   - a wrong password exits 77 after exactly one attempt (one client

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CONTRACT.md 6.5: a database that is unreachable or restarting for less
+# A database that is unreachable or restarting for less
 # than the retry budget costs a run time, never its outcome.  With the
 # default options (no --retry-attempts, no --retry-budget):
 #   - the database is down for 20 s when the run starts (and, with

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CONTRACT.md 6.5 on plain streaming replication: a primary and a
+# A failover costs a run time, never its outcome, on plain streaming replication: a primary and a
 # synchronous standby (pg_basebackup -R, synchronous_standby_names) of this
 # test's own, on unix sockets, and the loader's DSN
 #   host=dirA,dirB port=pA,pB target_session_attrs=read-write

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every failpoint of CONTRACT.md section 8 that load passes (the loader
+# Every failpoint of docs/reference/failpoints.md that load passes (the loader
 # SIGKILLs itself there), then a plain rerun: the batch stands at the
 # expected checkpoint after the kill, and after the rerun the database
 # equals an uninterrupted run's: 20 invoices, 4200.00, watermark, one

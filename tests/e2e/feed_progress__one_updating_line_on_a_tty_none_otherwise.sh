@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Progress (issue 11 item 5): on a terminal, one updating line (\r) for the
+# Progress: on a terminal, one updating line (\r) for the
 # download and one for the COPY; none when stderr is not a TTY (cron, CI),
 # none with -q, none with --log-format json.  The terminal is script(1)'s
 # pty (util-linux, Debian's bsdutils, which is essential).

@@ -185,7 +185,7 @@ expect_eq "every version and whether it is current, as in the documented order" 
 
 # A conflict found at publication is the same row-level rejection as one
 # found at validation (sql/ERRCODES.md lists revision.conflict as a record
-# rule; CONTRACT.md section 1: reasons are stored per row): record 1,
+# rule; reasons are stored per row): record 1,
 # GX-1001, rule revision.conflict, and the batch counts it as rejected.
 expect_eq "late conflicting file rejections name the record" \
   "1 GX-1001 revision.conflict" "$(rejections "$bq2")"

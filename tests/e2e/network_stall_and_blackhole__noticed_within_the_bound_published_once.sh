@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# No run hangs on a peer that stops answering (issue 14 item 3).  Through
+# No run hangs on a peer that stops answering.  Through
 # tests/tools/fault_proxy, the network between the loader and the server
 # goes silent while the loader waits for the reply to write_batch (the
 # publication step's first transaction, which writes the versions):

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CONTRACT.md 6.5 on a real HA engine (issue 14 item 4): pg_auto_failover
+# A failover costs a run time, never its outcome, on a real HA engine: pg_auto_failover
 # 2.0 (Debian postgresql-15-auto-failover) with a monitor and two data
 # nodes of this test's own on 127.0.0.1, and the loader's multi-host DSN
 # from `pg_autoctl show uri`.  `pg_autoctl perform failover` during COPY,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SIGTERM (systemd stop, an Airflow kill) and SIGINT (Ctrl-C) during COPY
-# and during validation (issue 13 item 2): the loader cancels the running
+# and during validation: the loader cancels the running
 # query, records the attempt as interrupted with its step, ends its
 # session (so the runner lock is free) and exits 75; an immediate rerun
 # publishes the batch once.  The waits below are loop bounds, not timings.

@@ -1,4 +1,4 @@
--- Least privilege with the recovery tables (CONTRACT.md section 9): the
+-- Least privilege with the recovery tables (docs/reference/database.md): the
 -- loader role holds no INSERT, UPDATE, DELETE or TRUNCATE on any table of
 -- ingest or core (a batch's state, its events, the audit trail, the replay
 -- authorizations, the state machine and the versions change only through

@@ -1,4 +1,4 @@
--- The database after migrate (RELIABILITY.md section 6): PUBLIC lost TEMP
+-- The database after migrate: PUBLIC lost TEMP
 -- and CREATE, so no pipeline role can create pg_temp objects that would
 -- shadow names inside a SECURITY DEFINER function, nor objects in public.
 begin;

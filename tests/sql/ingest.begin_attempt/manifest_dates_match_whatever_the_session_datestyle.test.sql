@@ -1,5 +1,5 @@
 -- ingest.begin_attempt compares the manifest's business_date
--- ("YYYY-MM-DD", CONTRACT.md section 3) with the batch's date.  The result
+-- ("YYYY-MM-DD", docs/reference/input-file.md) with the batch's date.  The result
 -- must not depend on the client's DateStyle (libpq honours PGDATESTYLE):
 -- a correct manifest is accepted under 'SQL, DMY' and 'German' as under ISO.
 begin;

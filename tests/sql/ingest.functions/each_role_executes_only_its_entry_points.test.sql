@@ -1,4 +1,4 @@
--- EXECUTE on ingest's functions, role by role (CONTRACT.md section 9):
+-- EXECUTE on ingest's functions, role by role (docs/reference/database.md):
 -- invoice_loader runs get_source, begin_attempt, resume_attempt, mark_staged,
 -- typed_staging, analyze_staging, validate_batch, publish_batch, finish_attempt,
 -- status_report, the dispatcher's claim_notifications and

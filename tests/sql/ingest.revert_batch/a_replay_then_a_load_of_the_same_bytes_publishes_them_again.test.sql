@@ -1,5 +1,5 @@
 -- After a revert, the same bytes are loaded again only after a replay
--- (CONTRACT.md 6.1): a load without one returns the batch reverted (the
+-- (docs/guide/recover.md): a load without one returns the batch reverted (the
 -- loader exits 78) and changes nothing; after the replay the load runs the
 -- batch from received and publishes it again: reporting.invoice is what
 -- the first publication showed, the watermark is back on its date, and the

@@ -1,6 +1,7 @@
 -- A file value with control characters (an ESC sequence in invoice_number,
 -- a newline-forged "log line" in currency) is rejected, and its rejection's
--- detail and invoice_number hold them as \xNN, never raw (issue 14 item 5).
+-- detail and invoice_number hold them as \xNN, never raw: a terminal or
+-- a log reader must not act on them.
 begin;
 select plan(3);
 
