@@ -27,8 +27,9 @@
 #                 background (tests/e2e/previous_release.sh, into
 #                 build/previous-release, PREVIOUS_RELEASE_DIR) for the
 #                 upgrade test, which waits for it.
-#   bench-smoke   scripts/bench.sh --smoke and scripts/bench-publish.sh
-#                 --smoke (each its own cluster, 20 invoices): keep the
+#   bench-smoke   scripts/bench.sh --smoke, scripts/bench-publish.sh
+#                 --smoke and scripts/bench-sources.sh --smoke (each its own
+#                 cluster, a few hundred invoices at most): keep the
 #                 benchmarks working; not timed tests (a smoke run fails
 #                 only when a load does not publish)
 # Ends with one summary line per stage (its outcome and seconds) and the
