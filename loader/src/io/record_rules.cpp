@@ -120,11 +120,18 @@ RecordChecker::RecordChecker(Currencies const &currencies,
         m_currencies{currencies}, m_business_date{std::move(business_date)}
 {}
 
-void RecordChecker::check(RecordFields const &f, Verdict &out)
+namespace
 {
-  RuleSet failed = 0;
-  auto const fail = [&failed](Rule r) { failed |= bit_of(r); };
+/// The rules a record failed so far, as RuleSet bits.
+struct Failed
+{
+  RuleSet bits = 0;
+  void operator()(Rule r) noexcept { bits |= bit_of(r); }
+};
 
+/// invoice_number and revision: the business key.
+void check_key(RecordFields const &f, Verdict &out, Failed &fail)
+{
   std::string_view const inv{f[col::invoice_number].text};
   if (inv.empty())
     fail(Rule::invoice_number_missing);
@@ -145,7 +152,16 @@ void RecordChecker::check(RecordFields const &f, Verdict &out)
     while (lead + 1 < rev.size() and rev[lead] == '0') ++lead;
     out.revision.assign(rev.substr(lead));
   }
+}
 
+/// status, document_type and customer_id; the document's kind, for the
+/// sign rule.
+struct Kind
+{
+  bool invoice, credit_note;
+};
+Kind check_codes(RecordFields const &f, Failed &fail)
+{
   std::string_view const status{f[col::status].text};
   if (status.empty())
     fail(Rule::status_missing);
@@ -153,15 +169,21 @@ void RecordChecker::check(RecordFields const &f, Verdict &out)
     fail(Rule::status_value);
 
   std::string_view const doc{f[col::document_type].text};
-  bool const invoice = doc == "INVOICE";
-  bool const credit_note = doc == "CREDIT_NOTE";
+  Kind const kind{doc == "INVOICE", doc == "CREDIT_NOTE"};
   if (doc.empty())
     fail(Rule::document_type_missing);
-  else if (not invoice and not credit_note)
+  else if (not kind.invoice and not kind.credit_note)
     fail(Rule::document_type_value);
 
   if (f[col::customer_id].empty()) fail(Rule::customer_id_missing);
+  return kind;
+}
 
+/// invoice_date (required, not after the business date) and due_date
+/// (optional, not before the invoice date).
+void check_dates(RecordFields const &f, std::string_view business_date,
+                 Verdict &out, Failed &fail)
+{
   std::string_view const idate{f[col::invoice_date].text};
   out.invoice_date_ok = false;
   if (idate.empty())
@@ -172,40 +194,28 @@ void RecordChecker::check(RecordFields const &f, Verdict &out)
   {
     out.invoice_date_ok = true;
     // Both YYYY-MM-DD: the text order is the date order.
-    if (idate > std::string_view{m_business_date})
-      fail(Rule::invoice_date_after_business_date);
+    if (idate > business_date) fail(Rule::invoice_date_after_business_date);
   }
 
   std::string_view const ddate{f[col::due_date].text};
   out.due_date_ok = false;
-  if (not ddate.empty())
-  {
-    if (not is_iso_date(ddate))
-      fail(Rule::due_date_format);
-    else
-    {
-      out.due_date_ok = true;
-      if (out.invoice_date_ok and ddate < idate)
-        fail(Rule::due_date_before_invoice_date);
-    }
-  }
-
-  std::string_view const code{f[col::currency].text};
-  int unit = -1;
-  if (code.empty())
-    fail(Rule::currency_missing);
+  if (ddate.empty()) return;
+  if (not is_iso_date(ddate))
+    fail(Rule::due_date_format);
   else
   {
-    if (code != m_last_code)
-    {
-      m_last_code.assign(code);
-      m_last_unit = m_currencies.minor_unit(code);
-    }
-    unit = m_last_unit;
-    if (unit < 0) fail(Rule::currency_unknown);
+    out.due_date_ok = true;
+    if (out.invoice_date_ok and ddate < idate)
+      fail(Rule::due_date_before_invoice_date);
   }
-  out.minor_unit = unit;
+}
 
+/// The three amounts: present, plain decimals, within the currency's minor
+/// unit (unit < 0: unknown currency, precision not judged), net + tax =
+/// gross, and the sign the document type asks for.
+void check_amounts(RecordFields const &f, int unit, Kind kind, Verdict &out,
+                   Failed &fail)
+{
   struct Amount
   {
     std::size_t column;
@@ -234,18 +244,53 @@ void RecordChecker::check(RecordFields const &f, Verdict &out)
       not sum_holds(out.net, out.tax, out.gross))
     fail(Rule::amounts_sum);
   if (out.gross.readable and not is_zero(out.gross) and
-      ((invoice and out.gross.negative) or
-       (credit_note and not out.gross.negative)))
+      ((kind.invoice and out.gross.negative) or
+       (kind.credit_note and not out.gross.negative)))
     fail(Rule::gross_amount_sign);
+}
+} // namespace
 
-  out.failed = failed;
-  if (failed != 0) return;
+/// The currency's minor unit (-1 when unknown or missing, each a failed
+/// rule), through the one-entry cache.
+int RecordChecker::check_currency(RecordFields const &f, RuleSet &failed)
+{
+  std::string_view const code{f[col::currency].text};
+  if (code.empty())
+  {
+    failed |= bit_of(Rule::currency_missing);
+    return -1;
+  }
+  if (code != m_last_code)
+  {
+    m_last_code.assign(code);
+    m_last_unit = m_currencies.minor_unit(code);
+  }
+  if (m_last_unit < 0) failed |= bit_of(Rule::currency_unknown);
+  return m_last_unit;
+}
 
+void RecordChecker::check(RecordFields const &f, Verdict &out)
+{
+  Failed fail;
+  check_key(f, out, fail);
+  Kind const kind = check_codes(f, fail);
+  check_dates(f, m_business_date, out, fail);
+  out.minor_unit = check_currency(f, fail.bits);
+  check_amounts(f, out.minor_unit, kind, out, fail);
+  out.failed = fail.bits;
+  if (fail.bits == 0) canonicalize(f, out);
+}
+
+/// A passing record's canonical amounts and its content hash.
+void RecordChecker::canonicalize(RecordFields const &f, Verdict &out)
+{
+  int const unit = out.minor_unit;
   canonical_amount(out.net, unit, out.net_text);
   canonical_amount(out.tax, unit, out.tax_text);
   canonical_amount(out.gross, unit, out.gross_text);
   std::string_view const net{out.net_text}, tax{out.tax_text},
     gross{out.gross_text};
+  std::string_view const &ddate = f[col::due_date].text;
   std::string_view const &desc = f[col::description].text;
   out.content_hash = content_hash(
     {&f[col::status].text, &f[col::document_type].text,

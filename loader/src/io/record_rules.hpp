@@ -178,6 +178,9 @@ public:
   void check(RecordFields const &f, Verdict &out);
 
 private:
+  int check_currency(RecordFields const &f, RuleSet &failed);
+  void canonicalize(RecordFields const &f, Verdict &out);
+
   Currencies const &m_currencies;
   std::string m_business_date;
   std::string m_scratch;
