@@ -17,7 +17,8 @@ loads get in each other's way?
   rate) and one pgbench client samples pg_stat_activity 20 times a second
   as the superuser (bench/sources/sample_waits.pgbench): every loader
   backend waiting on a lock, with the application names of the backends
-  it waits for (each loader has PGAPPNAME bench-<source>). A wait between
+  it waits for (each loader has PGAPPNAME bench-<source>), and readers'
+  waits as well. A wait between
   two different sources' loaders is what the design says cannot happen:
   publications take a lock per source, staging is partitioned by batch.
 - The rows: throughput of both (invoices per second, all sources), the
@@ -59,8 +60,11 @@ def names(count):
 
 
 def kind_of(wait):
-    """Whom a loader waited for: another source's loader, its own
-    source's (another process of the same source), or anything else."""
+    """Who waited for whom: a reader for anything, a loader for another
+    source's loader, for its own source's (another process of the same
+    source), or for anything else."""
+    if not wait["waiter"].startswith("bench-"):
+        return "readers"
     if not wait["blocker"].startswith("bench-"):
         return "on other sessions"
     return ("within a source" if wait["blocker"] == wait["waiter"]
@@ -207,7 +211,11 @@ class Sources:
         out = []
         for path in prefix.parent.glob(prefix.name + ".*"):
             with open(path, encoding="ascii") as fh:
-                out += [int(line.split()[2]) / 1000 for line in fh]
+                # client, number, latency us, script, epoch s, us; the
+                # last line may be cut short: pgbench is stopped by a
+                # signal once the loads are done
+                out += [int(f[2]) / 1000 for f in map(str.split, fh)
+                        if len(f) >= 6]
         return out
 
     # ------------------------------------------------------------ report
@@ -285,9 +293,9 @@ def _run(args, loader, work, started, load_at_start):
             f"{rounded(summary['worst_lookup_ms']['sequential'], 1)} ms, "
             "concurrent "
             f"{rounded(summary['worst_lookup_ms']['concurrent'], 1)} ms",
-            "lock waits of loader backends (samples at "
+            "lock waits (samples at "
             f"{SAMPLES_PER_S}/s): " + (", ".join(
-                f"{mode} {kind} on {lock}: {v}"
+                f"{mode}, {kind}, {lock}: {v}"
                 for (mode, kind, lock), v in sorted(waits.items()))
                 or "none")]
     print("\n".join(out), flush=True)
