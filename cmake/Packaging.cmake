@@ -4,7 +4,9 @@
 #   share/man/man1/invoice-loader.1.gz     help2man, from the built binary's
 #                                          --help (skipped without help2man)
 #   share/bash-completion/completions/invoice-loader
-#   share/doc/invoice-loader/              README.md, docs/**/*.md
+#   share/doc/invoice-loader/              README.md, docs/**/*.md, copyright
+#                                          (the licence, Debian's machine-
+#                                          readable form), changelog.gz
 #   share/doc/invoice-loader/examples/systemd/   example units, env.example
 #
 # `cpack --config build/CPackConfig.cmake` (scripts/package.sh) builds
@@ -67,6 +69,25 @@ endif()
 install(FILES "${PROJECT_SOURCE_DIR}/packaging/invoice-loader.bash-completion"
   DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
   RENAME invoice-loader)
+
+# Debian policy 12.5 and 12.7: the licence as usr/share/doc/<package>/copyright
+# and, for a package that is its own upstream (native), the changelog as
+# changelog.gz, compressed with gzip -9n.
+install(FILES "${PROJECT_SOURCE_DIR}/packaging/copyright" DESTINATION ${doc_dir})
+if(GZIP_EXECUTABLE)
+  set(changelog_gz "${PROJECT_BINARY_DIR}/packaging/changelog.gz")
+  add_custom_command(
+    OUTPUT "${changelog_gz}"
+    COMMAND "${CMAKE_COMMAND}" -E copy
+            "${PROJECT_SOURCE_DIR}/packaging/changelog"
+            "${PROJECT_BINARY_DIR}/packaging/changelog"
+    COMMAND "${GZIP_EXECUTABLE}" -9n --force
+            "${PROJECT_BINARY_DIR}/packaging/changelog"
+    DEPENDS "${PROJECT_SOURCE_DIR}/packaging/changelog"
+    VERBATIM)
+  add_custom_target(changelog_gz ALL DEPENDS "${changelog_gz}")
+  install(FILES "${changelog_gz}" DESTINATION ${doc_dir})
+endif()
 
 # docs/ keeps its tree (guide/, reference/, design/), so that the README's
 # relative links work in the installed copy too.

@@ -18,7 +18,7 @@
 # clang-format (scripts/format.sh --check, the style of the C++), help2man
 # (the man page), man-db (man -l), dpkg-dev (dpkg-shlibdeps: the
 # .deb's Depends) and file (which dpkg-shlibdeps and CPack use to find the
-# ELF files).
+# ELF files), lintian (the package checked against Debian policy).
 #
 # Usage: scripts/install-deps.sh          (no arguments)
 #        scripts/install-deps.sh --help   (this text; installs nothing)
@@ -69,6 +69,7 @@ packages=(
   pgloader
   help2man
   clang-format
+  lintian
   man-db
   dpkg-dev
   file

@@ -7,7 +7,8 @@
 # libraries the binary links (libpq5, libcurl4, libpqxx, Boost, Nettle),
 # `ldd` of the unpacked binary finds libpq.so.5 and libcurl.so.4 in the
 # distribution's packages (libpq5, libcurl4), and the bash completion,
-# docs and example systemd units are where the man page says.
+# docs and example systemd units are where the man page says; the
+# copyright file and the changelog are there, and lintian is clean.
 #
 # Usage: tests/package/deb_installs_and_runs.sh DEB
 set -euo pipefail
@@ -123,6 +124,27 @@ for f in "${docs[@]}" \
   check "usr/share/doc/invoice-loader/$f is installed" \
     test -s "$share/doc/invoice-loader/$f"
 done
+
+# Debian policy: the licence and the changelog, whose newest entry is the
+# package's version; lintian (when installed) reports no error or warning.
+check "usr/share/doc/invoice-loader/copyright is installed" \
+  test -s "$share/doc/invoice-loader/copyright"
+check "the copyright file names the PostgreSQL License" \
+  has "$share/doc/invoice-loader/copyright" '^License: PostgreSQL$'
+changelog=$share/doc/invoice-loader/changelog.gz
+check "usr/share/doc/invoice-loader/changelog.gz is installed" test -s "$changelog"
+check "the changelog's newest entry is version $version" \
+  test "$(zcat "$changelog" 2>/dev/null | head -n1 | sed -n 's/^invoice-loader (\([^)]*\)).*/\1/p')" = "$version"
+if command -v lintian >/dev/null; then
+  lintian --tag-display-limit 0 "$deb" >"$work/lintian" 2>&1 || true
+  if grep -qE '^[EW]: ' "$work/lintian"; then
+    not_ok "lintian:"; grep -E '^[EW]: ' "$work/lintian" | sed 's/^/#   /'
+  else
+    ok "lintian reports no error or warning"
+  fi
+else
+  echo "ok - # SKIP lintian not installed"
+fi
 
 # The units as systemd reads them, pointed at the unpacked binary.
 if command -v systemd-analyze >/dev/null; then
