@@ -4,9 +4,9 @@
 -- then, the closest a transaction can come to the moment its changes
 -- become visible without server settings (commit timestamps).  It runs
 -- after everything the transaction did, whatever called ingest.publish_batch
--- or ingest.revert_batch.  (Between this reading and the commit record
--- being written, microseconds, a new snapshot may still miss the change:
--- docs/reference/database.md.)
+-- or ingest.revert_batch.  (Between this reading and the commit becoming
+-- visible, the flush of the commit record, a new snapshot may still miss
+-- the change: docs/reference/database.md.)
 -- Trigger function (deferred constraint trigger, AFTER INSERT, per row).
 -- Errors: none.
 create or replace function ingest.history_instant_at_commit()
