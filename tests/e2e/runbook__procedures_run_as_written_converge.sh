@@ -53,7 +53,8 @@ checks() {
   [[ -n $sql ]] || return 0
   # (psql reads variables like :batch in a script, not in -c)
   printf '%s\n' "$sql" |
-    psql -X -q "$OPERATOR_DSN" -v ON_ERROR_STOP=1 -v batch="$BATCH" -v source="$SOURCE" \
+    psql -X -q "$OPERATOR_DSN" -v ON_ERROR_STOP=1 -v batch="$BATCH" -v source="$SOURCE" -v date="$DATE" \
+      -v notification="${NOTIFICATION:-0}" \
       >"$WORK/checks" 2>&1 || fail "the checks of $1 failed: $(cat "$WORK/checks")"
 }
 batch_of() { q "select batch_id from ingest.batch where source = '$1' and business_date = '$2' order by batch_id desc limit 1"; }
