@@ -35,6 +35,17 @@ section() {
     inblock { print }' "$runbook"
 }
 
+# before NAME: the sql blocks of NAME's section above its marker (what
+# the operator reads before acting).
+before() {
+  awk -v name="$1" '
+    /^## / { buf = ""; inblock = 0; next }
+    /^<!-- procedure: / { if ($3 == name) { printf "%s", buf; exit } buf = ""; next }
+    $0 == "```sql" { inblock = 1; next }
+    inblock && /^```$/ { inblock = 0; next }
+    inblock { buf = buf $0 "\n" }' "$runbook"
+}
+
 ran=()
 # procedure NAME: run its sh blocks as one script (exit 0 expected), then
 # compare its checks.
@@ -48,17 +59,17 @@ procedure() {
   RC=$?
   set -e
   expect_rc 0
-  checks "$name"
+  compare "$name" "$(section "$name" sql)"
   ran+=("$name")
 }
 
-# checks NAME: each query of the procedure's sql blocks, then its rows
-# compared with the `-->` lines under it ($SOURCE, $DATE, $BATCH,
+# compare NAME SQL: each query of SQL (checks of procedure NAME), then its
+# rows compared with the `-->` lines under it ($SOURCE, $DATE, $BATCH,
 # $NOTIFICATION replaced by their values, `*` any text).
-checks() {
+compare() {
   local name=$1 dir=$WORK/checks.$1 n i got exp pat
   rm -rf "$dir"; mkdir -p "$dir"
-  section "$name" sql | awk -v dir="$dir" '
+  printf '%s\n' "$2" | awk -v dir="$dir" '
     /^--> ?/ { sub(/^--> ?/, ""); print > (dir "/" n ".exp"); next }
     /^ *$/ { next }
     { if (!open) { n++; open = 1 } print > (dir "/" n ".sql"); if (/; *$/) open = 0 }'
@@ -282,11 +293,27 @@ expect_eq "wrong-b: watermark" "$DATE" "$(watermark_of "$SOURCE")"
 NOTIFICATION=$(q "select notification_id from ingest.notification
                   where batch_id = $BATCH and kind = 'batch_published' order by notification_id limit 1")
 q "update ingest.outbox set state = 'in_doubt', in_doubt_at = now() where notification_id = $NOTIFICATION"
+sql=$(before notification-in-doubt)
+[[ -n $sql ]] || fail "the runbook no longer shows how to find the notification in doubt"
+compare notification-in-doubt-found "$sql"
 procedure notification-in-doubt
 expect_eq "in doubt: settled" dispatched \
   "$(q "select state from ingest.notification where notification_id = $NOTIFICATION")"
 expect_eq "in doubt: the others untouched" 0 \
   "$(q "select count(*) from ingest.notification where state <> 'pending' and notification_id <> $NOTIFICATION")"
+
+# Reading status, as the conventions show it: the replay of wrong-b, with
+# the attempt and run that used it.
+script=$(awk '/^## Conventions/ { c = 1 } c && /^## 1\./ { exit }
+              c && $0 == "```sh" { b = 1; next } b && /^```$/ { b = 0; next } b { print }' "$runbook")
+[[ $script == *"status --batch"* ]] || fail "the conventions no longer show status --batch"
+set +e
+bash -euo pipefail -c "$script" >"$WORK/out" 2>"$WORK/err"
+RC=$?
+set -e
+expect_rc 0
+expect_output_has "used_by_attempt"
+expect_output_has "$(q "select run_id from ingest.attempt where batch_id = $BATCH order by attempt_no desc limit 1")"
 
 # Every procedure of the runbook ran.
 expect_eq "the runbook's procedures, all run" \
