@@ -172,6 +172,48 @@ CREATE FUNCTION ingest.analyze_staging(p_step text, p_batch_id bigint) RETURNS v
 ALTER FUNCTION ingest.analyze_staging(p_step text, p_batch_id bigint) OWNER TO invoice_owner;
 
 --
+-- Name: attempt; Type: TABLE; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TABLE ingest.attempt (
+    attempt_id bigint NOT NULL,
+    batch_id bigint NOT NULL,
+    attempt_no integer NOT NULL,
+    run_id uuid NOT NULL,
+    host text NOT NULL,
+    pid integer NOT NULL,
+    db_user text DEFAULT SESSION_USER NOT NULL,
+    backend_pid integer DEFAULT pg_backend_pid() NOT NULL,
+    state_at_start text NOT NULL,
+    state_at_end text,
+    started_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    finished_at timestamp with time zone,
+    outcome text,
+    error_class text,
+    sqlstate text,
+    message text,
+    CONSTRAINT attempt_attempt_no_check CHECK ((attempt_no >= 1)),
+    CONSTRAINT attempt_check CHECK (((finished_at IS NULL) = (outcome IS NULL))),
+    CONSTRAINT attempt_outcome_check CHECK ((outcome = ANY (ARRAY['published'::text, 'already_published'::text, 'quarantined'::text, 'waiting'::text, 'failed'::text, 'abandoned'::text, 'interrupted'::text, 'busy'::text])))
+);
+
+
+ALTER TABLE ingest.attempt OWNER TO invoice_owner;
+
+--
+-- Name: attempt_that_left(bigint, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.attempt_that_left(p_batch_id bigint, p_to_state text) RETURNS ingest.attempt
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.attempt_that_left(p_batch_id bigint, p_to_state text) OWNER TO invoice_owner;
+
+--
 -- Name: begin_attempt(jsonb); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -326,6 +368,19 @@ CREATE FUNCTION ingest.guard_operator_action() RETURNS trigger
 
 
 ALTER FUNCTION ingest.guard_operator_action() OWNER TO invoice_owner;
+
+--
+-- Name: history_instant_at_commit(); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.history_instant_at_commit() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.history_instant_at_commit() OWNER TO invoice_owner;
 
 --
 -- Name: history_stamp(text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -1199,35 +1254,6 @@ CREATE TABLE core.invoice_version_reverted (
 ALTER TABLE core.invoice_version_reverted OWNER TO invoice_owner;
 
 --
--- Name: attempt; Type: TABLE; Schema: ingest; Owner: invoice_owner
---
-
-CREATE TABLE ingest.attempt (
-    attempt_id bigint NOT NULL,
-    batch_id bigint NOT NULL,
-    attempt_no integer NOT NULL,
-    run_id uuid NOT NULL,
-    host text NOT NULL,
-    pid integer NOT NULL,
-    db_user text DEFAULT SESSION_USER NOT NULL,
-    backend_pid integer DEFAULT pg_backend_pid() NOT NULL,
-    state_at_start text NOT NULL,
-    state_at_end text,
-    started_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
-    finished_at timestamp with time zone,
-    outcome text,
-    error_class text,
-    sqlstate text,
-    message text,
-    CONSTRAINT attempt_attempt_no_check CHECK ((attempt_no >= 1)),
-    CONSTRAINT attempt_check CHECK (((finished_at IS NULL) = (outcome IS NULL))),
-    CONSTRAINT attempt_outcome_check CHECK ((outcome = ANY (ARRAY['published'::text, 'already_published'::text, 'quarantined'::text, 'waiting'::text, 'failed'::text, 'abandoned'::text, 'interrupted'::text, 'busy'::text])))
-);
-
-
-ALTER TABLE ingest.attempt OWNER TO invoice_owner;
-
---
 -- Name: attempt_attempt_id_seq; Type: SEQUENCE; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1406,6 +1432,22 @@ CREATE TABLE ingest.field_rule (
 
 
 ALTER TABLE ingest.field_rule OWNER TO invoice_owner;
+
+--
+-- Name: history_instant; Type: TABLE; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TABLE ingest.history_instant (
+    source text NOT NULL,
+    stamp timestamp with time zone NOT NULL,
+    batch_id bigint NOT NULL,
+    kind text NOT NULL,
+    at timestamp with time zone NOT NULL,
+    CONSTRAINT history_instant_kind_check CHECK ((kind = ANY (ARRAY['published'::text, 'reverted'::text])))
+);
+
+
+ALTER TABLE ingest.history_instant OWNER TO invoice_owner;
 
 --
 -- Name: outbox; Type: TABLE; Schema: ingest; Owner: invoice_owner
@@ -1983,6 +2025,14 @@ ALTER TABLE ONLY ingest.field_rule
 
 
 --
+-- Name: history_instant history_instant_pkey; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.history_instant
+    ADD CONSTRAINT history_instant_pkey PRIMARY KEY (source, stamp);
+
+
+--
 -- Name: operator_action operator_action_pkey; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
 --
 
@@ -2186,6 +2236,20 @@ CREATE INDEX batch_unfinished ON ingest.batch USING btree (source, business_date
 
 
 --
+-- Name: history_instant_at; Type: INDEX; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE INDEX history_instant_at ON ingest.history_instant USING btree (at);
+
+
+--
+-- Name: history_instant_batch; Type: INDEX; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE INDEX history_instant_batch ON ingest.history_instant USING btree (batch_id);
+
+
+--
 -- Name: operator_action_batch; Type: INDEX; Schema: ingest; Owner: invoice_owner
 --
 
@@ -2298,6 +2362,13 @@ CREATE TRIGGER currency_keep_referenced_truncate BEFORE TRUNCATE ON ingest.curre
 
 
 --
+-- Name: history_instant history_instant_at_commit; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE CONSTRAINT TRIGGER history_instant_at_commit AFTER INSERT ON ingest.history_instant DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ingest.history_instant_at_commit();
+
+
+--
 -- Name: operator_action operator_action_append_only; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
 --
 
@@ -2406,6 +2477,22 @@ ALTER TABLE ONLY ingest.batch_event
 
 ALTER TABLE ONLY ingest.batch
     ADD CONSTRAINT batch_source_fkey FOREIGN KEY (source) REFERENCES ingest.source(source);
+
+
+--
+-- Name: history_instant history_instant_batch_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.history_instant
+    ADD CONSTRAINT history_instant_batch_id_fkey FOREIGN KEY (batch_id) REFERENCES ingest.batch(batch_id);
+
+
+--
+-- Name: history_instant history_instant_source_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.history_instant
+    ADD CONSTRAINT history_instant_source_fkey FOREIGN KEY (source) REFERENCES ingest.source(source);
 
 
 --
@@ -2613,6 +2700,13 @@ GRANT ALL ON FUNCTION ingest.analyze_staging(p_step text, p_batch_id bigint) TO 
 
 
 --
+-- Name: FUNCTION attempt_that_left(p_batch_id bigint, p_to_state text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.attempt_that_left(p_batch_id bigint, p_to_state text) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION begin_attempt(p_args jsonb); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -2699,6 +2793,13 @@ GRANT ALL ON FUNCTION ingest.get_source(p_source text) TO invoice_operator;
 --
 
 REVOKE ALL ON FUNCTION ingest.guard_operator_action() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION history_instant_at_commit(); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.history_instant_at_commit() FROM PUBLIC;
 
 
 --
@@ -3171,6 +3272,14 @@ GRANT SELECT ON TABLE ingest.field_rule TO invoice_operator;
 
 
 --
+-- Name: TABLE history_instant; Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+GRANT SELECT ON TABLE ingest.history_instant TO invoice_loader;
+GRANT SELECT ON TABLE ingest.history_instant TO invoice_operator;
+
+
+--
 -- Name: TABLE notification; Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -3208,6 +3317,14 @@ GRANT SELECT ON TABLE ingest.rejection TO invoice_operator;
 
 GRANT SELECT ON TABLE ingest.rejection_superseded TO invoice_loader;
 GRANT SELECT ON TABLE ingest.rejection_superseded TO invoice_operator;
+
+
+--
+-- Name: TABLE replay_authorization; Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+GRANT SELECT ON TABLE ingest.replay_authorization TO invoice_loader;
+GRANT SELECT ON TABLE ingest.replay_authorization TO invoice_operator;
 
 
 --

@@ -50,13 +50,8 @@ begin
     return false;
   end if;
   select * into v_action from ingest.operator_action as o where o.action_id = v_auth.action_id;
-  select a.attempt_no into v_attempt_no
-  from ingest.batch_event as e
-  join ingest.attempt as a on a.attempt_id = e.attempt_id
-  where e.batch_id = p_batch_id
-    and e.to_state = case v_state when 'reverted' then 'published' else v_state end
-  order by e.event_id desc
-  limit 1;
+  v_attempt_no := (ingest.attempt_that_left(p_batch_id,
+                     case v_state when 'reverted' then 'published' else v_state end)).attempt_no;
 
   delete from staging.invoice_line as l where l.batch_id = p_batch_id;
   delete from staging.invoice_valid as v where v.batch_id = p_batch_id;

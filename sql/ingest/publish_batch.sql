@@ -11,9 +11,11 @@
 -- another written batch of the source, must publish first), 'restage',
 -- 'quarantined'; a published batch returns 'already_published' and writes
 -- nothing.  The batch's versions, the outbox row and the batch keep the
--- time the write recorded (ingest.pending_publication.published_at).  The
--- published event's detail carries the merge counts and written_at, when
--- the write ended.
+-- time the write recorded (ingest.pending_publication.published_at); the
+-- moment the publication became visible is recorded for that time in
+-- ingest.history_instant at commit (reporting.invoice_as_of dates it so).
+-- The published event's detail carries the merge counts and written_at,
+-- when the write ended.
 -- Locks: advisory xact lock per source (publications of a source are
 -- serial); the batch row; the watermark row (for update).
 -- Errors: IV201 batch not validated; IV208 no such batch.
@@ -68,6 +70,12 @@ begin
    where b.batch_id = p_batch_id;
   perform ingest.transition(p_batch_id, 'validated', 'published', p_attempt_id,
                             v_pending.counts || jsonb_build_object('written_at', v_pending.written_at));
+  -- When readers see it: the clock at this transaction's commit, for the
+  -- time the versions carry (reporting.invoice_as_of).  Last, so that the
+  -- deferred trigger that reads the clock runs after the rest.
+  insert into ingest.history_instant (source, stamp, batch_id, kind, at)
+  values (v_batch.source, v_pending.published_at, p_batch_id, 'published',
+          pg_catalog.clock_timestamp());
 
   return query select 'published'::text, 'published'::text, v_pending.counts;
 end;

@@ -1,7 +1,9 @@
 -- ingest.replay_batch: an operator authorizes a new attempt of a quarantined
 -- or reverted batch (docs/guide/recover.md).  Records the action (who =
--- session_user, when, why, and the attempt it supersedes: the batch's
--- latest attempt) in ingest.operator_action and leaves one unused
+-- session_user, when, why, and the attempt it supersedes: the one that
+-- quarantined the batch, or for a reverted batch the one that published
+-- the reverted publication, ingest.attempt_that_left; later reruns that
+-- changed nothing are not it) in ingest.operator_action and leaves one unused
 -- authorization in ingest.replay_authorization.  The next load of the batch
 -- consumes it (ingest.consume_replay, inside ingest.begin_attempt) and runs
 -- the batch again from received, re-reading the manifest.  The batch itself
@@ -53,8 +55,11 @@ begin
     return;
   end if;
 
-  select * into v_attempt from ingest.attempt as a
-   where a.batch_id = p_batch_id order by a.attempt_no desc limit 1;
+  -- The attempt that failed: the run that quarantined the batch, or that
+  -- published the reverted publication; not a later rerun that changed
+  -- nothing.
+  v_attempt := ingest.attempt_that_left(p_batch_id,
+                 case v_batch.state when 'reverted' then 'published' else 'quarantined' end);
   insert into ingest.operator_action as o (batch_id, action, reason, superseded_attempt_no,
                                            superseded_run_id)
   values (p_batch_id, 'replay', p_reason, v_attempt.attempt_no, v_attempt.run_id)

@@ -13,8 +13,10 @@
 --   - the batch becomes reverted (ingest.transition) and one
 --     batch_reverted notification is written (outbox + pg_notify, as
 --     publication does);
---   - the action is recorded in ingest.operator_action with the batch's
---     latest attempt.
+--   - the action is recorded in ingest.operator_action with the attempt
+--     that published the batch (ingest.attempt_that_left);
+--   - the moment it becomes visible is recorded in ingest.history_instant
+--     at commit, for the time its rows carry (reporting.invoice_as_of).
 -- Only the latest published batch of its source can be reverted: the
 -- publications of a source are undone in the reverse order of publication.
 -- Cost: O(batch) (the versions found by batch_id and superseded_by_batch_id
@@ -89,8 +91,8 @@ begin
 
   -- After the lock: later than the commit of every publication it undoes.
   v_ts := pg_catalog.clock_timestamp();
-  select * into v_attempt from ingest.attempt as a
-   where a.batch_id = p_batch_id order by a.attempt_no desc limit 1;
+  -- The attempt whose publication this undoes.
+  v_attempt := ingest.attempt_that_left(p_batch_id, 'published');
   insert into ingest.operator_action as o (batch_id, action, reason, superseded_attempt_no,
                                            superseded_run_id)
   values (p_batch_id, 'revert', p_reason, v_attempt.attempt_no, v_attempt.run_id)
@@ -174,6 +176,11 @@ begin
     jsonb_build_object('batch_id', p_batch_id, 'source', v_batch.source,
                        'business_date', v_batch.business_date, 'sha256', v_batch.sha256,
                        'counts', v_counts, 'published_at', v_batch.published_at));
+
+  -- When readers see it: the clock at this transaction's commit, for the
+  -- time its rows carry (reporting.invoice_as_of).
+  insert into ingest.history_instant (source, stamp, batch_id, kind, at)
+  values (v_batch.source, v_ts, p_batch_id, 'reverted', pg_catalog.clock_timestamp());
 
   return query select v_action.action_id, p_batch_id, v_reverted, v_restored,
                       v_mark.business_date, v_action.superseded_attempt_no,

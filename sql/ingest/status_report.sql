@@ -17,7 +17,8 @@
 --   and for a single batch its attempts, checkpoints (events, with the
 --   milliseconds since the one before), rejections (at most 1000) and
 --   operator actions (replays, reverts, notification resolutions, each with
---   the attempt it superseded).
+--   the attempt it superseded and, for a replay, the attempt that used its
+--   authorization: used_at, used_by_attempt_no, used_by_run_id).
 -- Reads only the operator views, with the caller's rights.
 create or replace function ingest.status_report(
   p_source   text default null,
@@ -150,8 +151,14 @@ as $$
         from (select * from ingest.rejection as r where r.batch_id = p_batch_id
               order by r.record_no, r.rule limit 1000) as r), '[]'::jsonb) end,
     'operator_actions', case when p_batch_id is not null then coalesce((
-        select jsonb_agg(to_jsonb(o) order by o.action_id)
-        from ingest.operator_action as o where o.batch_id = p_batch_id), '[]'::jsonb) end)
+        select jsonb_agg(to_jsonb(o) || jsonb_build_object(
+                           'used_at', r.consumed_at, 'used_by_attempt_no', u.attempt_no,
+                           'used_by_run_id', u.run_id)
+                         order by o.action_id)
+        from ingest.operator_action as o
+        left join ingest.replay_authorization as r on r.action_id = o.action_id
+        left join ingest.attempt_overview as u on u.attempt_id = r.consumed_by_attempt_id
+        where o.batch_id = p_batch_id), '[]'::jsonb) end)
 $$;
 comment on function ingest.status_report(text, bigint, integer, text, date) is
   'Batches, watermarks, next actions and per-source metrics and, for one batch, attempts, checkpoints, rejections and operator actions, as JSON.';

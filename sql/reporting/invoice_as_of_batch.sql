@@ -1,6 +1,8 @@
 -- reporting.invoice_as_of_batch: what reporting.invoice showed right after
 -- the (latest) publication of a batch: reporting.invoice_as_of at the
--- batch's published_at.  No rows for a batch that is not published (a
+-- moment it became visible (ingest.history_instant for the batch's
+-- published_at; the published_at itself for a publication from before
+-- migration 0031).  No rows for a batch that is not published (a
 -- reverted batch's published_at is kept: what it showed then).
 -- Errors: none.
 create or replace function reporting.invoice_as_of_batch(p_batch_id bigint)
@@ -16,7 +18,10 @@ as $$
 declare
   v_at timestamptz;
 begin
-  select b.published_at into v_at from ingest.batch as b where b.batch_id = p_batch_id;
+  select coalesce(h.at, b.published_at) into v_at
+  from ingest.batch as b
+  left join ingest.history_instant as h on h.source = b.source and h.stamp = b.published_at
+  where b.batch_id = p_batch_id;
   if v_at is null then
     return;
   end if;

@@ -38,9 +38,11 @@ expect_eq "no replay: one notification" "batch_quarantined" \
 # 2. replay, a load killed after consuming it, a plain rerun
 superseded=$(op "select superseded_attempt_no || ' ' || superseded_run_id
                  from ingest.replay_batch($batch, 'sender corrected the manifest')")
-expect_eq "replay supersedes the latest attempt" \
+# The attempt that quarantined the batch (1), not the rerun that changed
+# nothing (2).
+expect_eq "replay supersedes the attempt that quarantined the batch" \
   "$(q "select attempt_no || ' ' || run_id from ingest.attempt_overview
-        where batch_id = $batch order by attempt_no desc limit 1")" "$superseded"
+        where batch_id = $batch and attempt_no = 1")" "$superseded"
 expect_eq "the operator's login is recorded" "invoice_operator replay" \
   "$(q "select db_user || ' ' || action from ingest.operator_action where batch_id = $batch")"
 write_manifest "$csv" 20 4200.00

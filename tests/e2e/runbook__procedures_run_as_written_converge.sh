@@ -53,7 +53,8 @@ checks() {
   [[ -n $sql ]] || return 0
   # (psql reads variables like :batch in a script, not in -c)
   printf '%s\n' "$sql" |
-    psql -X -q "$OPERATOR_DSN" -v ON_ERROR_STOP=1 -v batch="$BATCH" -v source="$SOURCE" \
+    psql -X -q "$OPERATOR_DSN" -v ON_ERROR_STOP=1 -v batch="$BATCH" -v source="$SOURCE" -v date="$DATE" \
+      -v notification="${NOTIFICATION:-0}" \
       >"$WORK/checks" 2>&1 || fail "the checks of $1 failed: $(cat "$WORK/checks")"
 }
 batch_of() { q "select batch_id from ingest.batch where source = '$1' and business_date = '$2' order by batch_id desc limit 1"; }
@@ -76,7 +77,8 @@ expect_rc 65
 expect_eq "still quarantined" quarantined "$(state_of "$BATCH")"
 sed -i 's/4300.00/4200.00/' "$MANIFEST"
 procedure reconciliation-corrected-manifest
-expect_output_has "supersedes attempt 2 (run "
+# The replay names the attempt that quarantined the batch, not the rerun.
+expect_output_has "supersedes attempt 1 (run $(q "select run_id from ingest.attempt where batch_id = $BATCH and attempt_no = 1"))"
 checks reconciliation-corrected-manifest
 expect_eq "after the replay" published "$(state_of "$BATCH")"
 expect_eq "published" "20 invoices, 4200.00 gross" "$(published_state)"
@@ -85,8 +87,21 @@ expect_eq "notifications" "1 published, 1 quarantined" \
   "$(q "select count(*) filter (where kind = 'batch_published') || ' published, '
           || count(*) filter (where kind = 'batch_quarantined') || ' quarantined'
         from ingest.notification where batch_id = $BATCH")"
-expect_eq "the replay, by bob, superseding attempt 2" "replay $bob 2" \
+expect_eq "the replay, by bob, superseding attempt 1" "replay $bob 1" \
   "$(q "select action || ' ' || db_user || ' ' || superseded_attempt_no from ingest.operator_action where batch_id = $BATCH")"
+# status --batch: the authorization, who gave it, why, and the attempt and
+# run that used it (the third: the procedure's load).
+run "$bob" status --batch "$BATCH" --format json
+expect_rc 0
+expect_eq "status: the replay used by attempt 3 and its run" \
+  "replay $bob 1 3 $(q "select run_id from ingest.attempt where batch_id = $BATCH and attempt_no = 3")" \
+  "$(python3 -c 'import json, sys
+for a in json.load(sys.stdin)["operator_actions"]:
+    print(a["action"], a["db_user"], a["superseded_attempt_no"], a["used_by_attempt_no"], a["used_by_run_id"])' <"$WORK/out")"
+run "$bob" status --batch "$BATCH"
+expect_rc 0
+expect_output_has "used_by_attempt"
+expect_output_has "$(q "select run_id from ingest.attempt where batch_id = $BATCH and attempt_no = 3")"
 expect_eq "the authorization was used once" 1 \
   "$(q "select count(*) from ingest.replay_authorization where batch_id = $BATCH and consumed_at is not null")"
 

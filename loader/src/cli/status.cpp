@@ -37,7 +37,10 @@ po::options_description options()
   d.add_options()("source", po::value<std::string>()->value_name("S"),
                   "only this source")(
     "batch", po::value<std::string>()->value_name("ID"),
-    "only this batch, a positive integer")(
+    "only this batch, a positive integer, with its checkpoints, attempts, "
+    "rejections and operator actions (each replay and revert: who, when, "
+    "why, the attempt and run id it supersedes and, for a replay, the "
+    "attempt and run id that used it)")(
     "state", po::value<std::string>()->value_name("STATE"),
     "only batches in this state: received, staged, validated, published, "
     "quarantined, reverted")(

@@ -276,6 +276,8 @@ std::string render_status_text(std::string const &report_json)
                            {"db_user", "db_user"},
                            {"superseded_attempt_no", "superseded_attempt"},
                            {"superseded_run_id", "superseded_run_id"},
+                           {"used_by_attempt_no", "used_by_attempt"},
+                           {"used_by_run_id", "used_by_run_id"},
                            {"reason", "reason", true}});
     out += "\n" + table("Rejections (first 50)", rejections,
                         {{"record_no", "record_no"},

@@ -494,6 +494,7 @@ begin
    where l.batch_id in (select b.batch_id from ingest.batch as b where b.source = p_source);
   delete from ingest.source_watermark as w where w.source = p_source;
   delete from ingest.pending_publication as p where p.source = p_source;
+  delete from ingest.history_instant as h where h.source = p_source;
   delete from ingest.batch as b where b.source = p_source;
   delete from ingest.source as s where s.source = p_source;
   set local session_replication_role = origin;
