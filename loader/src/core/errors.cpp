@@ -26,7 +26,8 @@ std::vector<ExitCodeInfo> const &exit_codes()
     {exit_data, "EX_DATAERR",
      "data error: the batch is quarantined; the reasons are stored",
      "data error: the batch is quarantined (schema, validation, "
-     "reconciliation); the reasons are in `ingest.rejection`",
+     "reconciliation, the file changing while read); the reasons are in "
+     "`ingest.rejection`",
      "do not retry; alert the data owner (`invoice-loader status` shows "
      "the reasons), and after the fix `replay` the batch or deliver a "
      "corrected file",
@@ -42,8 +43,8 @@ std::vector<ExitCodeInfo> const &exit_codes()
     {exit_temp_fail, "EX_TEMPFAIL",
      "temporary failure; rerunning later is safe",
      "try later: the batch waits for an earlier business date, the retry "
-     "budget ran out (server unreachable, another run holding the batch, "
-     "the file changing while read), the file is not delivered yet (a URL "
+     "budget ran out (server unreachable, another run holding the batch), "
+     "the file is not delivered yet (a URL "
      "answering 404 or 410), a commit's outcome is not known yet, or the "
      "run was stopped by SIGTERM/SIGINT; rerunning is safe",
      "retry the same command after a delay",
