@@ -1,4 +1,5 @@
 #include "core/errors.hpp"
+#include "core/printable.hpp"
 
 #include <cerrno>
 #include <string>
@@ -133,7 +134,6 @@ ErrorKind classify_sqlstate(std::string_view s) noexcept
 }
 std::string one_line(std::string_view message, bool keep_context)
 {
-  static char const hex[] = "0123456789abcdef";
   std::string out;
   std::size_t start = 0;
   bool in_context = false;
@@ -152,14 +152,7 @@ std::string one_line(std::string_view message, bool keep_context)
       in_context = false;
     if (line.empty() or (in_context and not keep_context)) continue;
     if (not out.empty()) out += "; ";
-    for (char const ch : line)
-    {
-      auto const c = static_cast<unsigned char>(ch);
-      if (c < 0x20 or c == 0x7f)
-        out += {'\\', 'x', hex[c >> 4], hex[c & 0x0f]};
-      else
-        out.push_back(ch);
-    }
+    out += printable(line);
     if (end == message.size()) break;
   }
   // "step: ERROR:  message" -> "step: message"
