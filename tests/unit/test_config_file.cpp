@@ -86,8 +86,10 @@ TEST_CASE("config file: refused unless private to the user", "[unit][config]")
     CHECK_THROWS_AS(parse(load_with("/nonexistent/invoice-loader.conf")),
                     LoaderError);
   }
-  SECTION("a bad value in it is a configuration error like on the line")
+  SECTION("a bad value in it is a configuration error naming the file")
   {
+    // The same value on the command line is a usage error (64); in the
+    // file it is configuration (78), and the message names the file.
     TempFile const cfg("[load]\nretry-budget = soon\n", 0600);
     try
     {
@@ -97,6 +99,8 @@ TEST_CASE("config file: refused unless private to the user", "[unit][config]")
     catch (LoaderError const &e)
     {
       CHECK(e.kind == ErrorKind::config);
+      CHECK_THAT(e.what(), Contains(cfg.path));
+      CHECK_THAT(e.what(), Contains("--retry-budget 'soon'"));
     }
   }
 }

@@ -21,7 +21,11 @@ std::vector<ExitCodeInfo> const &exit_codes()
      "nothing: what was asked for is done; never anything less", 0},
     {exit_usage, "EX_USAGE", "usage error: the command line is malformed",
      "usage error: an unknown command or option, a missing value or "
-     "required option, options that cannot be combined",
+     "required option, an extra argument, options that cannot be "
+     "combined, a value that is not what its option takes (not a real "
+     "YYYY-MM-DD date, a number out of range, a word not among the "
+     "choices, an empty or blank value), an argument that is not UTF-8; "
+     "nothing is registered or stored",
      "fix the command line; the same one fails the same way",
      kind_bit(K::usage)},
     {exit_data, "EX_DATAERR",
@@ -57,8 +61,9 @@ std::vector<ExitCodeInfo> const &exit_codes()
      "file the loader may not read",
      "page a human; retrying cannot help", kind_bit(K::permission)},
     {exit_config, "EX_CONFIG",
-     "configuration error (unknown source, bad option value)",
-     "configuration error: unknown source or batch, bad option value, the "
+     "configuration error (unknown source, a bad value in --config)",
+     "configuration error: unknown source or batch, a bad value in the "
+     "`--config` file, a password where a secret may not be, the "
      "same bytes registered for another date, an edited migration, a "
      "schema other than the binary's, an operator action on a batch in "
      "the wrong state",
