@@ -56,6 +56,24 @@ run invoice_loader --config "$WORK/bad.conf" load --source acme-erp \
   --business-date 2026-11-28 --input "$csv"
 expect_rc 78
 expect_output_has "--config $WORK/bad.conf: --retry-budget 'soon'"
+# Files that hold secrets follow one rule, with one message: a netrc file
+# or a --config file readable by others is refused (78), never read.
+printf 'machine 127.0.0.1 login u password s3cr3tXY\n' >"$WORK/open.netrc"
+printf 'retry-budget = 60\n' >"$WORK/open.conf"
+chmod 644 "$WORK/open.netrc" "$WORK/open.conf"
+load --source acme-erp --business-date 2026-11-28 --input "file://$csv" \
+  --netrc-file "$WORK/open.netrc"
+expect_rc 78
+expect_output_has "--netrc-file $WORK/open.netrc is refused"
+grep -q s3cr3tXY "$WORK/out" "$WORK/err" && fail "the netrc's password was printed"
+netrc_says=$(grep -o 'is refused: .*(chmod 600' "$WORK/err" | head -n 1)
+run invoice_loader --config "$WORK/open.conf" load --source acme-erp \
+  --business-date 2026-11-28 --input "$csv"
+expect_rc 78
+expect_output_has "--config $WORK/open.conf is refused"
+expect_eq "one message for both files" "$netrc_says" \
+  "$(grep -o 'is refused: .*(chmod 600' "$WORK/err" | head -n 1)"
+[[ -n $netrc_says ]] || fail "no refusal found for the netrc file"
 expect_eq "nothing registered by a malformed command line" 0 \
   "$(q 'select count(*) from ingest.batch')"
 expect_eq "no source added by a malformed command line" "acme-erp" \
