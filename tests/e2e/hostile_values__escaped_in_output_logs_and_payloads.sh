@@ -60,3 +60,10 @@ LC_ALL=C grep -q $'\033\|\007\|\342\200\256' "$WORK/out" "$WORK/err" &&
 expect_output_has 'ticket \x1b]0;pwned\x07 \u202e done now ok'
 expect_eq "still quarantined, nothing published" "quarantined|0 invoices, 0 gross|none" \
   "$(q "select state from ingest.batch")|$(published_state)|$(watermark_of acme-erp)"
+
+# A value echoed by a command-line error is escaped too; nothing is added.
+run invoice_operator source add evil --feed-url "$(printf 'https://h.example/\033[2J{date}.csv')"
+expect_rc 78
+LC_ALL=C grep -q $'\033' "$WORK/out" "$WORK/err" && fail "a raw ESC reached a command-line error"
+expect_output_has 'https://h.example/\x1b[2J'
+expect_eq "no source added" acme-erp "$(q "select string_agg(source, ',') from ingest.source")"
