@@ -74,6 +74,25 @@ expect_output_has "--config $WORK/open.conf is refused"
 expect_eq "one message for both files" "$netrc_says" \
   "$(grep -o 'is refused: .*(chmod 600' "$WORK/err" | head -n 1)"
 [[ -n $netrc_says ]] || fail "no refusal found for the netrc file"
+# A libpq service file (it may hold a password) too; at 0600 it is used.
+printf '[acme]\ndbname=%s\nuser=invoice_loader\n' "$E2E_DB" >"$WORK/open.service"
+chmod 644 "$WORK/open.service"
+set +e
+PGSERVICEFILE="$WORK/open.service" "$INVOICE_LOADER" --dsn "service=acme" status \
+  >"$WORK/out" 2>"$WORK/err"
+RC=$?
+set -e
+expect_rc 78
+expect_output_has "service file $WORK/open.service is refused"
+expect_eq "one message for the service file too" "$netrc_says" \
+  "$(grep -o 'is refused: .*(chmod 600' "$WORK/err" | head -n 1)"
+chmod 600 "$WORK/open.service"
+set +e
+PGSERVICEFILE="$WORK/open.service" "$INVOICE_LOADER" --dsn "service=acme" status \
+  >"$WORK/out" 2>"$WORK/err"
+RC=$?
+set -e
+expect_rc 0
 expect_eq "nothing registered by a malformed command line" 0 \
   "$(q 'select count(*) from ingest.batch')"
 expect_eq "no source added by a malformed command line" "acme-erp" \
