@@ -2,8 +2,10 @@
 # Every refusal of the operator commands, with its exit code, and the
 # database unchanged by each: a role without the privilege exits 77 and
 # names the role the command needs, including invoice_reader, which may
-# not even read the schema version (not "not migrated", 78); an unknown
-# batch or notification and a batch in the wrong state exit 78.
+# not even read the schema version (not "not migrated", 78); a malformed
+# argument (a blank reason, a reason that is not UTF-8, a batch id that
+# is not a number) exits 64; an unknown batch or notification and a
+# batch in the wrong state exit 78.
 source "$(dirname "$0")/lib.sh"
 
 register_source acme-erp --start-date 2026-11-28
@@ -48,6 +50,23 @@ unchanged "invoice_loader replay"
 run invoice_loader revert --batch "$batch" --reason r
 expect_rc 77
 unchanged "invoice_loader revert"
+
+# Malformed arguments: 64, and the bytes of a bad reason never printed.
+run invoice_operator replay --batch "$batch" --reason "   "
+expect_rc 64
+expect_output_has "--reason must say why"
+unchanged "a blank reason"
+run invoice_operator replay --batch "$batch" --reason "$(printf 'bad\xff\x1b]0;x\x07')"
+expect_rc 64
+expect_output_has "--reason is not valid UTF-8"
+grep -q $'\x1b' "$WORK/out" "$WORK/err" && fail "the reason's ESC was printed"
+unchanged "a reason that is not UTF-8"
+run invoice_operator revert --batch abc --reason r
+expect_rc 64
+unchanged "a batch id that is not a number"
+run invoice_operator replay --reason r
+expect_rc 64
+unchanged "no --batch"
 
 # Unknown batch or notification, and the wrong state: 78.
 run invoice_operator replay --batch 999999 --reason r
