@@ -9,6 +9,7 @@
 #include "cli/command.hpp"
 #include "core/errors.hpp"
 #include "core/log.hpp"
+#include "core/printable.hpp"
 
 namespace
 {
@@ -72,7 +73,7 @@ int main(int argc, char *argv[])
       Logger{new_run_id(), LogFormat::json, LogLevel::error}.error(
         e.what(), {{"class", name_of(e.kind)}});
     else
-      std::cerr << "invoice-loader: " << e.what()
+      std::cerr << "invoice-loader: " << printable(e.what())
                 << "\nRun 'invoice-loader --help' for usage.\n";
     return exit_code_of(e.kind);
   }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# A file that changes while it is read (issue 14 item 5): pass 1
+# A file that changes while it is read: pass 1
 # registered its SHA-256, pass 2 reads other bytes.  The run closes the
 # batch it registered (quarantined, rule batch.abandoned, the reason
-# stored) and exits 75, so no received batch is left for ever and no
+# stored) and exits 65, so no received batch is left for ever and no
 # mixed batch is staged; the completed file (new bytes) then loads as a
 # new batch and publishes once.  The loader is stopped (SIGSTOP) during
 # pass 2 while the end of its file is rewritten in place: the waits are
@@ -36,11 +36,13 @@ kill -CONT "$pid"
 set +e
 wait "$pid"; RC=$?
 set -e
-expect_rc 75
+expect_rc 65
 expect_output_has "changed while it was being loaded"
 expect_eq "the batch is closed, not left received" "quarantined|batch.abandoned" \
   "$(q "select b.state || '|' || r.rule from ingest.batch as b
         join ingest.rejection as r using (batch_id)")"
+expect_eq "its attempt is closed quarantined" quarantined \
+  "$(q "select outcome from ingest.attempt order by attempt_id limit 1")"
 expect_eq "nothing staged of it" 0 "$(q 'select count(*) from staging.invoice_valid')"
 expect_eq "nothing published" "0 invoices, 0 gross" "$(published_state)"
 expect_eq "watermark" none "$(watermark_of acme-erp)"

@@ -38,3 +38,32 @@ expect_eq "the outbox payload holds none" 0 \
 expect_eq "quarantined, nothing published" "quarantined|0 invoices, 0 gross|none" \
   "$(q "select state from ingest.batch")|$(published_state)|$(watermark_of acme-erp)"
 expect_eq "one batch_quarantined" 1 "$(notifications batch_quarantined)"
+
+# An operator's reason pasted from a ticket: stored as typed, but the text
+# output of status shows its ESC, BEL and bidi override (U+202E) escaped,
+# like the JSON output does, never raw.
+batch=$(q "select batch_id from ingest.batch")
+reason=$(printf 'ticket \033]0;pwned\007 \342\200\256 done\tnow\rok')
+run invoice_operator replay --batch "$batch" --reason "$reason"
+expect_rc 0
+expect_eq "the reason stored as typed" 1 \
+  "$(q "select count(*) from ingest.operator_action where reason = E'ticket \\x1b]0;pwned\\x07 \\u202e done\\tnow\\rok'")"
+run invoice_operator status --batch "$batch" --format json
+expect_rc 0
+LC_ALL=C grep -q $'\033\|\007' "$WORK/out" "$WORK/err" &&
+  fail "a raw ESC or BEL reached the JSON status output"
+expect_output_has 'ticket \u001b]0;pwned\u0007'
+run invoice_operator status --batch "$batch"
+expect_rc 0
+LC_ALL=C grep -q $'\033\|\007\|\342\200\256' "$WORK/out" "$WORK/err" &&
+  fail "a raw ESC, BEL or U+202E reached the text status output"
+expect_output_has 'ticket \x1b]0;pwned\x07 \u202e done now ok'
+expect_eq "still quarantined, nothing published" "quarantined|0 invoices, 0 gross|none" \
+  "$(q "select state from ingest.batch")|$(published_state)|$(watermark_of acme-erp)"
+
+# A value echoed by a command-line error is escaped too; nothing is added.
+run invoice_operator source add evil --feed-url "$(printf 'https://h.example/\033[2J{date}.csv')"
+expect_rc 78
+LC_ALL=C grep -q $'\033' "$WORK/out" "$WORK/err" && fail "a raw ESC reached a command-line error"
+expect_output_has 'https://h.example/\x1b[2J'
+expect_eq "no source added" acme-erp "$(q "select string_agg(source, ',') from ingest.source")"

@@ -361,7 +361,7 @@ TEST_CASE("cli: catch-up", "[unit][cli]")
   {
     for (auto const *bad : {"2026-02-30", "yesterday", "2026-1-5", ""})
       CHECK_THAT(outcome({"catch-up", "--source", "a", "--until", bad}),
-                 StartsWith("config: "));
+                 StartsWith("usage: "));
   }
   SECTION("the fields")
   {

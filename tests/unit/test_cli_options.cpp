@@ -95,6 +95,49 @@ TEST_CASE("cli: malformed command lines are usage errors", "[unit][cli]")
   {
     CHECK_THAT(outcome({"migrate", "now"}), StartsWith("usage: "));
   }
+  SECTION("--version or --help with an unknown option or command")
+  {
+    CHECK_THAT(outcome({"--version", "--frob"}), StartsWith("usage: "));
+    CHECK_THAT(outcome({"--version", "--frob"}), Contains("--frob"));
+    CHECK_THAT(outcome({"--frob", "--version"}), StartsWith("usage: "));
+    CHECK_THAT(outcome({"--version", "frobnicate"}), StartsWith("usage: "));
+    CHECK(outcome({"--version"}) == "ok");
+    CHECK(outcome({"--version", "load"}) == "ok");
+  }
+}
+
+TEST_CASE("cli: an argument that is not UTF-8 is a usage error naming it",
+          "[unit][cli]")
+{
+  // \xff never occurs in UTF-8; \xc3\x28 is a cut sequence; \xed\xa0\x80
+  // a surrogate; \xc0\xaf an overlong "/".
+  auto const bad = GENERATE(as<std::string>{}, "why \xff", "\xc3\x28",
+                            "\xed\xa0\x80", "\xc0\xaf", "ok\xe2\x82");
+  SECTION("--reason VALUE")
+  {
+    auto const o = outcome(
+      {"replay", "--batch", "1", "--reason", bad.c_str()});
+    CHECK(o == "usage: --reason is not valid UTF-8; see 'invoice-loader "
+               "--help'");
+  }
+  SECTION("--reason=VALUE")
+  {
+    std::string const arg{"--reason=" + bad};
+    auto const o = outcome({"revert", "--batch", "1", arg.c_str()});
+    CHECK(o == "usage: --reason is not valid UTF-8; see 'invoice-loader "
+               "--help'");
+  }
+  SECTION("a positional argument")
+  {
+    auto const o = outcome({"source", "add", bad.c_str()});
+    CHECK_THAT(o, StartsWith("usage: argument 3 is not valid UTF-8"));
+  }
+  SECTION("valid UTF-8 beyond ASCII is accepted")
+  {
+    CHECK(outcome({"replay", "--batch", "1", "--reason",
+                   "Gr\xc3\xbc\xc3\x9f \xe2\x82\xac \xf0\x9f\x98\x80"}) ==
+          "ok");
+  }
 }
 
 TEST_CASE("cli: load needs its required options", "[unit][cli]")
@@ -190,14 +233,14 @@ TEST_CASE("cli: dates must be real YYYY-MM-DD dates", "[unit][cli]")
   {
     auto const o = outcome(
       {"load", "--source", "a", "--business-date", bad, "--input", "x"});
-    CHECK_THAT(o, StartsWith("config: "));
+    CHECK_THAT(o, StartsWith("usage: "));
     CHECK_THAT(o, Contains("--business-date"));
     CHECK_THAT(o, Contains(std::string{"'"} + bad + "'"));
   }
   SECTION("--start-date")
   {
     auto const o = outcome({"source", "add", "a", "--start-date", bad});
-    CHECK_THAT(o, StartsWith("config: "));
+    CHECK_THAT(o, StartsWith("usage: "));
     CHECK_THAT(o, Contains("--start-date"));
   }
 }
@@ -229,14 +272,14 @@ TEST_CASE("cli: is_plain_decimal is -?digits[.digits]", "[unit][cli]")
     CHECK_FALSE(is_plain_decimal(bad));
 }
 
-TEST_CASE("cli: bad source add values are configuration errors", "[unit][cli]")
+TEST_CASE("cli: malformed source add values are usage errors", "[unit][cli]")
 {
   SECTION("--policy not one of the two names")
   {
     for (auto const *bad : {"strict", "All-Or-Nothing", "partial ", ""})
     {
       auto const o = outcome({"source", "add", "a", "--policy", bad});
-      CHECK_THAT(o, StartsWith("config: "));
+      CHECK_THAT(o, StartsWith("usage: "));
       CHECK_THAT(o, Contains("--policy"));
     }
   }
@@ -247,7 +290,7 @@ TEST_CASE("cli: bad source add values are configuration errors", "[unit][cli]")
     {
       auto const o = outcome(
         {"source", "add", "a", "--max-rejected-share", bad});
-      CHECK_THAT(o, StartsWith("config: "));
+      CHECK_THAT(o, StartsWith("usage: "));
       CHECK_THAT(o, Contains("--max-rejected-share"));
     }
   }
@@ -260,11 +303,11 @@ TEST_CASE("cli: bad source add values are configuration errors", "[unit][cli]")
   }
   SECTION("an empty NAME")
   {
-    CHECK_THAT(outcome({"source", "add", ""}), StartsWith("config: "));
+    CHECK_THAT(outcome({"source", "add", ""}), StartsWith("usage: "));
   }
 }
 
-TEST_CASE("cli: bad load values are configuration errors", "[unit][cli]")
+TEST_CASE("cli: malformed load values are usage errors", "[unit][cli]")
 {
   SECTION("--expect-count negative or not an integer")
   {
@@ -273,7 +316,7 @@ TEST_CASE("cli: bad load values are configuration errors", "[unit][cli]")
     {
       auto const o = outcome(
         load_with({"--expect-count", bad, "--expect-total", "1.00"}));
-      CHECK_THAT(o, StartsWith("config: "));
+      CHECK_THAT(o, StartsWith("usage: "));
       CHECK_THAT(o, Contains("--expect-count"));
       CHECK_THAT(o, Contains(std::string{"'"} + bad + "'"));
     }
@@ -285,7 +328,7 @@ TEST_CASE("cli: bad load values are configuration errors", "[unit][cli]")
     {
       auto const o = outcome(
         load_with({"--expect-count", "1", "--expect-total", bad}));
-      CHECK_THAT(o, StartsWith("config: "));
+      CHECK_THAT(o, StartsWith("usage: "));
       CHECK_THAT(o, Contains("--expect-total"));
       CHECK_THAT(o, Contains(std::string{"'"} + bad + "'"));
     }
@@ -320,25 +363,24 @@ TEST_CASE("cli: bad load values are configuration errors", "[unit][cli]")
   {
     for (auto const *bad : {"0", "601", "-1", "ten", ""})
       CHECK_THAT(outcome(load_with({"--connect-timeout", bad})),
-                 StartsWith("config: "));
+                 StartsWith("usage: "));
     for (auto const *bad : {"0", "3601", "1.5"})
       CHECK_THAT(outcome(load_with({"--low-speed-time", bad})),
-                 StartsWith("config: "));
-    CHECK_THAT(outcome(load_with({"--spool-dir", ""})),
-               StartsWith("config: "));
+                 StartsWith("usage: "));
+    CHECK_THAT(outcome(load_with({"--spool-dir", ""})), StartsWith("usage: "));
   }
   SECTION("empty values")
   {
     CHECK_THAT(outcome({"load", "--source", "", "--business-date",
                         "2026-11-28", "--input", "x"}),
-               StartsWith("config: "));
+               StartsWith("usage: "));
     CHECK_THAT(outcome({"load", "--source", "a", "--business-date",
                         "2026-11-28", "--input", ""}),
-               StartsWith("config: "));
+               StartsWith("usage: "));
   }
 }
 
-TEST_CASE("cli: bad status and global values are configuration errors",
+TEST_CASE("cli: malformed status and global values are usage errors",
           "[unit][cli]")
 {
   SECTION("--batch not a positive integer")
@@ -347,22 +389,21 @@ TEST_CASE("cli: bad status and global values are configuration errors",
          {"0", "-1", "1.5", "abc", "+1", "1e3", "", "99999999999999999999"})
     {
       auto const o = outcome({"status", "--batch", bad});
-      CHECK_THAT(o, StartsWith("config: "));
+      CHECK_THAT(o, StartsWith("usage: "));
       CHECK_THAT(o, Contains("--batch"));
     }
   }
   SECTION("--format not text|json")
   {
     auto const o = outcome({"status", "--format", "yaml"});
-    CHECK_THAT(o, StartsWith("config: "));
+    CHECK_THAT(o, StartsWith("usage: "));
     CHECK_THAT(o, Contains("--format 'yaml'"));
-    CHECK_THAT(outcome({"status", "--format", "JSON"}),
-               StartsWith("config: "));
+    CHECK_THAT(outcome({"status", "--format", "JSON"}), StartsWith("usage: "));
   }
   SECTION("--log-format not text|json")
   {
     auto const o = outcome({"--log-format", "xml", "migrate"});
-    CHECK_THAT(o, StartsWith("config: "));
+    CHECK_THAT(o, StartsWith("usage: "));
     CHECK_THAT(o, Contains("--log-format 'xml'"));
   }
 }

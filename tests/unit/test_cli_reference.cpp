@@ -114,16 +114,17 @@ TEST_CASE("enumerated values: what the completion offers is what bind takes",
         listed = listed or o->long_name() == choice.option;
       CHECK(listed);
     }
-  // Every value of --state is accepted; anything else is a config error.
+  // Every value of --state is accepted; anything else is a usage error
+  // (a value its option does not take).
   for (char const *state : {"received", "staged", "validated", "published",
                             "quarantined", "reverted"})
     CHECK_NOTHROW(parse({"status", "--state", state}));
-  CHECK(kind_of({"status", "--state", "lost"}) == ErrorKind::config);
-  CHECK(kind_of({"status", "--format", "xml"}) == ErrorKind::config);
+  CHECK(kind_of({"status", "--state", "lost"}) == ErrorKind::usage);
+  CHECK(kind_of({"status", "--format", "xml"}) == ErrorKind::usage);
   CHECK(kind_of({"source", "add", "s", "--policy", "most"}) ==
-        ErrorKind::config);
+        ErrorKind::usage);
   CHECK(kind_of({"notify", "resolve", "--notification", "1", "--as", "x",
-                 "--reason", "r"}) == ErrorKind::config);
+                 "--reason", "r"}) == ErrorKind::usage);
 }
 
 TEST_CASE("completion: every command and option of the table is offered",

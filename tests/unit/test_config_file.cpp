@@ -12,6 +12,7 @@
 
 #include "cli/command.hpp"
 #include "core/errors.hpp"
+#include "core/secret_file.hpp"
 #include "flows/load.hpp"
 #include "temp_file.hpp"
 
@@ -68,6 +69,11 @@ TEST_CASE("config file: refused unless private to the user", "[unit][config]")
   for (mode_t mode : {mode_t{0644}, mode_t{0640}, mode_t{0604}, mode_t{0620}})
   {
     TempFile const cfg("retry-budget = 120\n", mode);
+    // Group read is allowed for root's files in the loader's group only:
+    // as root, give the file another group.
+    if (::geteuid() == 0)
+      REQUIRE(::chown(cfg.path.c_str(), static_cast<uid_t>(-1),
+                      ::getegid() + 1) == 0);
     CAPTURE(mode);
     try
     {
@@ -86,8 +92,10 @@ TEST_CASE("config file: refused unless private to the user", "[unit][config]")
     CHECK_THROWS_AS(parse(load_with("/nonexistent/invoice-loader.conf")),
                     LoaderError);
   }
-  SECTION("a bad value in it is a configuration error like on the line")
+  SECTION("a bad value in it is a configuration error naming the file")
   {
+    // The same value on the command line is a usage error (64); in the
+    // file it is configuration (78), and the message names the file.
     TempFile const cfg("[load]\nretry-budget = soon\n", 0600);
     try
     {
@@ -97,6 +105,8 @@ TEST_CASE("config file: refused unless private to the user", "[unit][config]")
     catch (LoaderError const &e)
     {
       CHECK(e.kind == ErrorKind::config);
+      CHECK_THAT(e.what(), Contains(cfg.path));
+      CHECK_THAT(e.what(), Contains("--retry-budget 'soon'"));
     }
   }
 }
@@ -113,4 +123,53 @@ TEST_CASE("config file: a switch is true or false", "[unit][config]")
                 .dry_run);
   TempFile const bad{"[load]\ndry-run = maybe\n"};
   CHECK_THROWS_AS(parse(load_with(bad.path)), LoaderError);
+}
+
+TEST_CASE("secret files: one rule for --config and netrc files",
+          "[unit][config]")
+{
+  using loader::secret_file_refusal;
+  SECTION("private to the user: 0600 and 0400")
+  {
+    for (mode_t mode : {mode_t{0600}, mode_t{0400}})
+    {
+      TempFile const f("password s3cr3tXY\n", mode);
+      CHECK_FALSE(secret_file_refusal("--netrc-file", f.path));
+    }
+  }
+  SECTION("readable or writable by others: the same refusal for each")
+  {
+    for (mode_t mode : {mode_t{0644}, mode_t{0604}, mode_t{0620}, mode_t{0660},
+                        mode_t{0602}, mode_t{0601}})
+    {
+      TempFile const f("password s3cr3tXY\n", mode);
+      CAPTURE(mode);
+      auto const netrc = secret_file_refusal("--netrc-file", f.path);
+      auto const config = secret_file_refusal("--config", f.path);
+      REQUIRE(netrc);
+      REQUIRE(config);
+      CHECK(netrc->substr(std::string{"--netrc-file"}.size()) ==
+            config->substr(std::string{"--config"}.size()));
+      CHECK_THAT(*netrc, Contains("chmod 600 " + f.path));
+      CHECK_THAT(*netrc, !Contains("s3cr3tXY"));
+    }
+  }
+  SECTION("0640: only owned by root and in the loader's group")
+  {
+    TempFile const f("password s3cr3tXY\n", 0640);
+    if (::geteuid() == 0)
+    {
+      REQUIRE(::chown(f.path.c_str(), 0, ::getegid()) == 0);
+      CHECK_FALSE(secret_file_refusal("--config", f.path));
+      REQUIRE(::chown(f.path.c_str(), 0, ::getegid() + 1) == 0);
+      CHECK(secret_file_refusal("--config", f.path));
+    }
+    else
+      CHECK(secret_file_refusal("--config", f.path));
+  }
+  SECTION("not a regular file, or missing")
+  {
+    CHECK(secret_file_refusal("--config", "/tmp"));
+    CHECK(secret_file_refusal("--config", "/nonexistent/netrc"));
+  }
 }

@@ -120,13 +120,15 @@ TEST_CASE("log: text lines carry time, level, run id, fields and message",
   }
   SECTION("one event stays one line")
   {
-    auto const line = log.format_line(LogLevel::error, "first\nsecond\r",
-                                      {{"detail", "a\nb\tc"}});
+    auto const line = log.format_line(
+      LogLevel::error, "first\nsecond\r\x1b]0;t\x07 \xe2\x80\xae",
+      {{"detail", "a\nb\tc"}});
     INFO(line);
     CHECK(line.find('\n') == std::string::npos);
     CHECK(line.find('\r') == std::string::npos);
     CHECK(line.find(R"(detail="a\nb\tc")") != std::string::npos);
-    CHECK(line.find(R"(first\nsecond\r)") != std::string::npos);
+    CHECK(line.find(R"(first\x0asecond\x0d\x1b]0;t\x07 \u202e)") !=
+          std::string::npos);
   }
 }
 

@@ -7,12 +7,31 @@
 
 #include "core/errors.hpp"
 #include "core/log.hpp"
+#include "core/printable.hpp"
 
 using loader::LogFormat;
 using loader::Logger;
 using loader::LogLevel;
 using loader::LogValue;
 using loader::one_line;
+using loader::printable;
+
+TEST_CASE("printable: controls, bidi overrides and bad bytes escaped",
+          "[unit][messages]")
+{
+  using namespace std::string_literals;
+  CHECK(printable("Z\xc3\xbcrich \xe2\x82\xac 1,5") ==
+        "Z\xc3\xbcrich \xe2\x82\xac 1,5");
+  CHECK(printable("a\x1b]0;t\x07"
+                  "b"s) == "a\\x1b]0;t\\x07b");
+  CHECK(printable("r\rn\nt\tz\0!"s) == "r\\x0dn\\x0at\\x09z\\x00!");
+  CHECK(printable("x\xe2\x80\xaey\xe2\x81\xa6z") == "x\\u202ey\\u2066z");
+  CHECK(printable("c1 \xc2\x85 del \x7f") == "c1 \\u0085 del \\x7f");
+  CHECK(printable("bad \xff\xc3( end") == "bad \\xff\\xc3( end");
+  CHECK(one_line("reason \xe2\x80\xae"
+                 " evil",
+                 false) == "reason \\u202e evil");
+}
 
 TEST_CASE("one_line: a server error becomes one line without CONTEXT",
           "[unit][messages]")

@@ -541,6 +541,7 @@ TEST_CASE("download: netrc credentials are used; a missing netrc is config",
     fs::path const netrc = spool.path.parent_path() /
                            (spool.path.filename().string() + ".netrc");
     write_file(netrc, "machine 127.0.0.1 login feeduser password pw\n");
+    fs::permissions(netrc, fs::perms::owner_read | fs::perms::owner_write);
     o.transfer.netrc_file = netrc.string();
     auto const d = loader::net::download(http.url("/day.csv"), spool.path, o);
     fs::remove(netrc);
@@ -554,6 +555,22 @@ TEST_CASE("download: netrc credentials are used; a missing netrc is config",
     auto const e = transport_error(
       [&] { loader::net::download(http.url("/day.csv"), spool.path, o); });
     CHECK(e.kind == ErrorKind::config);
+    CHECK(http.count("/day.csv") == 0);
+  }
+  SECTION("readable by others: refused like a --config file, never read")
+  {
+    fs::path const netrc = spool.path.parent_path() /
+                           (spool.path.filename().string() + ".netrc");
+    write_file(netrc, "machine 127.0.0.1 login feeduser password pw\n");
+    fs::permissions(netrc, fs::perms::owner_read | fs::perms::owner_write |
+                             fs::perms::others_read);
+    o.transfer.netrc_file = netrc.string();
+    auto const e = transport_error(
+      [&] { loader::net::download(http.url("/day.csv"), spool.path, o); });
+    fs::remove(netrc);
+    CHECK(e.kind == ErrorKind::config);
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("chmod 600"));
+    CHECK_THAT(e.what(), !Catch::Matchers::Contains("pw"));
     CHECK(http.count("/day.csv") == 0);
   }
 }

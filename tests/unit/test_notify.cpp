@@ -81,11 +81,11 @@ TEST_CASE("notify: a command line without a sink or with half a sink is "
   CHECK(kind_of({"notify", "--smtp-url", "smtp://127.0.0.1", "--mail-from",
                  "a@example.com", "--mail-to", " , "}) == "config");
   CHECK(kind_of({"notify", "--webhook-url", "http://127.0.0.1/h",
-                 "--batch-size", "0"}) == "config");
+                 "--batch-size", "0"}) == "usage");
   CHECK(kind_of({"notify", "--webhook-url", "http://127.0.0.1/h",
-                 "--batch-size", "1001"}) == "config");
+                 "--batch-size", "1001"}) == "usage");
   CHECK(kind_of({"notify", "--webhook-url", "http://127.0.0.1/h",
-                 "--poll-interval", "0"}) == "config");
+                 "--poll-interval", "0"}) == "usage");
   CHECK(kind_of({"notify", "--webhook-url", "http://127.0.0.1/h",
                  "--bogus"}) == "usage");
 }
@@ -156,11 +156,11 @@ TEST_CASE("notify resolve: required options and their values",
   CHECK(kind_of({"notify", "resolve", "--notification", "3", "--as",
                  "dispatched"}) == "usage");
   CHECK(kind_of({"notify", "resolve", "--notification", "0", "--as",
-                 "dispatched", "--reason", "r"}) == "config");
+                 "dispatched", "--reason", "r"}) == "usage");
   CHECK(kind_of({"notify", "resolve", "--notification", "3", "--as", "failed",
-                 "--reason", "r"}) == "config");
+                 "--reason", "r"}) == "usage");
   CHECK(kind_of({"notify", "resolve", "--notification", "3", "--as", "pending",
-                 "--reason", "  "}) == "config");
+                 "--reason", "  "}) == "usage");
   auto const r = parse({"notify", "resolve", "--notification", "3", "--as",
                         "pending", "--reason", "not in the mailbox"});
   CHECK(r.command_name() == "notify resolve");

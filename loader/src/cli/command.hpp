@@ -88,11 +88,12 @@ struct ParsedCommandLine
 };
 
 /// argv -> options.  Throws LoaderError{usage} for malformed command lines
-/// (unknown option or command, missing value or required option) and
-/// LoaderError{config} for well-formed options with bad values (a date that
-/// is not YYYY-MM-DD, a policy name, a share outside [0,1], a password in
-/// --dsn).  --help and --version are honoured before required options are
-/// checked.
+/// (unknown option or command, missing value or required option, an extra
+/// argument, a value its option does not take: a date that is not
+/// YYYY-MM-DD, a policy name, a share outside [0,1]; an argument that is
+/// not UTF-8) and LoaderError{config} for configuration that is wrong (a
+/// bad value in the --config file, a password in --dsn).  --help and
+/// --version are honoured before required options are checked.
 ParsedCommandLine parse_command_line(int argc, char const *const argv[]);
 
 /// The text --version prints: version, commit, libpq, schema expected.

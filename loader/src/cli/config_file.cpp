@@ -1,16 +1,12 @@
 #include "cli/config_file.hpp"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <fstream>
 
 #include <boost/algorithm/string/replace.hpp>
 #include <boost/program_options/parsers.hpp>
 
 #include "cli/values.hpp"
+#include "core/secret_file.hpp"
 
 namespace po = boost::program_options;
 
@@ -18,20 +14,11 @@ namespace loader::cli
 {
 namespace
 {
+/// The rule of every file that may hold secrets (core/secret_file.hpp).
 void check_private(std::string const &path)
 {
-  struct stat st
-  {};
-  if (::stat(path.c_str(), &st) != 0)
-    config_error("--config " + path + ": " + std::strerror(errno));
-  if (not S_ISREG(st.st_mode))
-    config_error("--config " + path + " is not a regular file");
-  if (st.st_uid != ::geteuid() or (st.st_mode & 077) != 0)
-    config_error("--config " + path +
-                 " is refused: it may hold secrets, so it must be owned by "
-                 "the user running invoice-loader and not be readable or "
-                 "writable by anyone else (chmod 600 " +
-                 path + ")");
+  if (auto const refusal = secret_file_refusal("--config", path))
+    config_error(*refusal);
 }
 } // namespace
 

@@ -32,8 +32,9 @@ void add_feed_options(po::options_description &d)
     "spool, else /var/tmp/invoice-loader-UID")(
     "netrc-file", po::value<std::string>()->value_name("FILE"),
     "credentials for the feed's host (netrc format, libcurl's own); "
-    "without it no netrc is read. A password in a URL on the command line "
-    "is refused")(
+    "without it no netrc is read. The rule of --config applies: mode 0600 "
+    "owned by you, or 0640 owned by root in your group, else refused (78). "
+    "A password in a URL on the command line is refused")(
     "cacert", po::value<std::string>()->value_name("FILE"),
     "PEM file of the CAs to trust for https:// (default: the system's); a "
     "server it does not verify exits 78")(

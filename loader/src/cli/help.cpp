@@ -45,9 +45,10 @@ po::options_description global_options()
     "more options from FILE (name = value lines; a [command] section, "
     "e.g. [notify] or [catch-up], for one command's); the command line "
     "wins. The one place for secrets (an SMTP password, credentials): "
-    "refused unless owned by you with mode 0600 or stricter")(
-    "help,h", po::bool_switch(),
-    "show this help; after a command, that command's help")(
+    "refused unless owned by you with mode 0600 or stricter, or owned by "
+    "root, in your group, with mode 0640 (the rule of every file that "
+    "holds secrets)")("help,h", po::bool_switch(),
+                      "show this help; after a command, that command's help")(
     "version", po::bool_switch(), "print the version and exit");
   return d;
 }

@@ -103,12 +103,14 @@ Bound bind(po::variables_map const &vm)
     auto const n = *get(vm, "expect-count");
     auto const v = all_digits(n) ? to_int64(n) : std::nullopt;
     if (not v)
-      config_error("--expect-count " + quoted(n) + " is not an integer >= 0");
+      bad_value("expect-count",
+                "--expect-count " + quoted(n) + " is not an integer >= 0");
     out.expect_count = *v;
     out.expect_total = get(vm, "expect-total");
     if (not is_plain_decimal(*out.expect_total))
-      config_error("--expect-total " + quoted(*out.expect_total) +
-                   " is not a plain decimal (-?digits[.digits])");
+      bad_value("expect-total",
+                "--expect-total " + quoted(*out.expect_total) +
+                  " is not a plain decimal (-?digits[.digits])");
   }
   return {out, [out](GlobalOptions const &g, Logger const &log) {
             return flows::load(g.dsn, out, log);

@@ -98,9 +98,11 @@ po::options_description options()
       "1-3600; default 30")(
       "cacert", po::value<std::string>()->value_name("FILE"),
       "PEM bundle of the CAs to trust for https:// and TLS mail; default: "
-      "the system's")("netrc-file",
-                      po::value<std::string>()->value_name("FILE"),
-                      "credentials for the sinks' hosts (netrc format)")(
+      "the system's")(
+      "netrc-file", po::value<std::string>()->value_name("FILE"),
+      "credentials for the sinks' hosts (netrc format; mode 0600 "
+      "owned by you, or 0640 owned by root in your group, "
+      "else refused like --config)")(
       "retry-attempts", po::value<std::string>()->value_name("N"),
       "an extra bound on the tries of a send or a database call that fails "
       "for a transient reason, 1-100; default: none (--retry-budget bounds "

@@ -54,7 +54,7 @@ Bound bind(po::variables_map const &vm)
   check_one_of("as", out.as, settled_states());
   out.reason = *get(vm, "reason");
   if (out.reason.find_first_not_of(" \t\r\n") == std::string::npos)
-    config_error("--reason must say what the mailbox showed");
+    bad_value("reason", "--reason must say what the mailbox showed");
   return {out, [out](GlobalOptions const &g, Logger const &log) {
             return flows::notify_resolve(g.dsn, out, log);
           }};

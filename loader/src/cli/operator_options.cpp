@@ -33,7 +33,7 @@ flows::OperatorActionRequest bind_operator_action(po::variables_map const &vm,
   out.batch_id = *positive_id(vm, "batch");
   out.reason = *get(vm, "reason");
   if (boost::algorithm::trim_copy(out.reason).empty())
-    config_error("--reason must say why");
+    bad_value("reason", "--reason must say why");
   return out;
 }
 } // namespace loader::cli

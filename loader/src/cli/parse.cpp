@@ -7,9 +7,12 @@
 /// pass, which parses them against the command's own options.  A global
 /// option (-v, --help, --dsn...) may therefore also follow the command.
 ///
-/// Malformed command lines raise LoaderError{usage} (exit 64); well-formed
-/// options with bad values raise LoaderError{config} (exit 78).  --help and
-/// --version are honoured before anything is required or validated.
+/// Malformed command lines raise LoaderError{usage} (exit 64): unknown
+/// options, extra arguments, values their option does not take, arguments
+/// that are not UTF-8.  The same bad value read from the --config file, and
+/// well-formed configuration that is wrong, raise LoaderError{config} (exit
+/// 78).  --help and --version are honoured before anything is required or
+/// validated; --version not next to an unknown option.
 #include <boost/algorithm/string/join.hpp>
 #include <boost/program_options.hpp>
 
@@ -20,6 +23,7 @@
 #include "cli/reference.hpp"
 #include "cli/values.hpp"
 #include "core/errors.hpp"
+#include "core/utf8.hpp"
 
 namespace po = boost::program_options;
 
@@ -40,6 +44,38 @@ struct FirstPass
   std::vector<std::string> rest; ///< tokens after the command, in order
   std::optional<std::string> unknown_before_command;
 };
+
+bool is_utf8(std::string_view s) noexcept
+{
+  for (std::size_t i = 0; i < s.size();)
+  {
+    std::size_t const n{utf8_length(s, i)};
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
+/// Every argument must be UTF-8: the values are stored in and compared
+/// with a UTF-8 database, and printed to terminals.  The error names the
+/// option whose value is broken (never the bytes themselves).
+void check_arguments_are_utf8(int argc, char const *const argv[])
+{
+  for (int i = 1; i < argc; ++i)
+  {
+    std::string_view const a{argv[i]};
+    if (is_utf8(a)) continue;
+    std::string what{"argument " + std::to_string(i)};
+    std::string_view const prev{i > 1 ? argv[i - 1] : ""};
+    if (a.rfind("--", 0) == 0 and a.find('=') != std::string_view::npos)
+      what = std::string{a.substr(0, a.find('='))};
+    else if (prev.rfind("--", 0) == 0 and prev.size() > 2 and
+             prev.find('=') == std::string_view::npos and is_utf8(prev))
+      what = std::string{prev};
+    if (not is_utf8(what)) what = "argument " + std::to_string(i);
+    usage_error(what + " is not valid UTF-8", "");
+  }
+}
 
 FirstPass parse_global(int argc, char const *const argv[])
 {
@@ -165,6 +201,7 @@ po::variables_map parse_command(std::vector<std::string> const &tokens,
                       " for '" + words + "'",
                     words);
     po::store(parsed, vm);
+    std::vector<std::string> taken_from_file;
     if (not file_tokens.empty())
     {
       // Merged second: an option given on the command line keeps its value.
@@ -176,8 +213,12 @@ po::variables_map parse_command(std::vector<std::string> const &tokens,
                 from_file);
       for (auto const &[name, value] : from_file)
         if (vm.count(name) == 0 or vm[name].defaulted())
+        {
           vm.erase(name), vm.emplace(name, value);
+          taken_from_file.push_back(name);
+        }
     }
+    note_value_origin(words, config.value_or(""), taken_from_file);
     po::notify(vm);
   }
   catch (po::unknown_option const &e)
@@ -200,6 +241,8 @@ po::variables_map parse_command(std::vector<std::string> const &tokens,
 
 ParsedCommandLine parse_command_line(int argc, char const *const argv[])
 {
+  note_value_origin("", "", {});
+  check_arguments_are_utf8(argc, argv);
   FirstPass first = parse_global(argc, argv);
   ParsedCommandLine r;
   auto const &vm = first.vm;
@@ -209,6 +252,16 @@ ParsedCommandLine parse_command_line(int argc, char const *const argv[])
   if (first.command)
     r.command = find_command(*first.command, first.rest,
                              r.global.help or r.global.version);
+  // --version answers only a well-formed command line: an unknown option
+  // ("--version --frob") is a usage error like any other.  --help wins:
+  // it is what a user who typed a bad option needs.
+  if (r.global.version and not r.global.help)
+  {
+    if (first.unknown_before_command)
+      usage_error("unknown option " + *first.unknown_before_command, "");
+    if (first.command and r.command == nullptr)
+      usage_error("unknown command " + quoted(*first.command), "");
+  }
   if (r.global.help and (not first.command or r.command != nullptr))
   {
     r.help_text = r.command ? command_help(*r.command) : global_help();

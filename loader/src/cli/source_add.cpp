@@ -61,15 +61,17 @@ Bound bind(po::variables_map const &vm)
   flows::SourceAddRequest out;
   auto const name = get(vm, "name");
   if (not name) usage_error("'source add' needs a NAME", "source add");
-  if (name->empty()) config_error("source add: NAME must not be empty");
+  if (name->empty())
+    usage_error("source add: NAME must not be empty", "source add");
   out.name = *name;
 
   out.policy = get(vm, "policy");
   if (out.policy) check_one_of("policy", *out.policy, policies());
   out.max_rejected_share = get(vm, "max-rejected-share");
   if (out.max_rejected_share and not is_share(*out.max_rejected_share))
-    config_error("--max-rejected-share " + quoted(*out.max_rejected_share) +
-                 " is not a plain decimal between 0 and 1");
+    bad_value("max-rejected-share",
+              "--max-rejected-share " + quoted(*out.max_rejected_share) +
+                " is not a plain decimal between 0 and 1");
   out.start_date = get(vm, "start-date");
   if (out.start_date) check_date("start-date", *out.start_date);
   out.feed_url = get(vm, "feed-url");
@@ -86,8 +88,8 @@ Bound bind(po::variables_map const &vm)
                     std::stoi(d.substr(0, 2)) < 24 and
                     std::stoi(d.substr(3)) < 60;
     if (not ok)
-      config_error("--deadline " + quoted(d) +
-                   " is not a UTC time of day written as HH:MM");
+      bad_value("deadline", "--deadline " + quoted(d) +
+                              " is not a UTC time of day written as HH:MM");
   }
   if (auto const n = bounded(vm, "retention-days", 1, 3650))
     out.retention_days = static_cast<int>(*n);

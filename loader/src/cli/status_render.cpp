@@ -13,6 +13,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_exact.hpp"
+#include "core/printable.hpp"
 
 namespace loader::cli
 {
@@ -57,7 +58,7 @@ std::string cell(json const &row, Column const &c)
   if (it == row.end() or it->is_null()) return "-";
   std::string v = it->is_string() ? it->get<std::string>() : it->dump();
   if (it->is_string()) v = display_time(std::move(v));
-  return c.free_text ? fold(v) : v;
+  return printable(c.free_text ? fold(v) : v);
 }
 
 /// A title, a header row and one row per element; NULL shows as "-".
@@ -244,8 +245,8 @@ std::string render_status_text(std::string const &report_json)
   {
     out += "\nNext actions\n";
     for (json const &a : actions)
-      out += "  " + a.value("source", std::string{}) + ": " +
-             a.value("action", std::string{}) + "\n";
+      out += "  " + printable(a.value("source", std::string{})) + ": " +
+             printable(a.value("action", std::string{})) + "\n";
   }
   if (r.contains("events") and not r["events"].is_null())
   {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <system_error>
+#include <utility>
 
 #include "core/errors.hpp"
 
@@ -19,6 +20,41 @@ void usage_error(std::string const &msg, std::string_view hint)
 void config_error(std::string const &msg)
 {
   throw LoaderError{ErrorKind::config, msg};
+}
+
+namespace
+{
+/// Where the values being bound came from (note_value_origin).
+struct ValueOrigin
+{
+  std::string words;
+  std::string config_path;
+  std::vector<std::string> from_file;
+};
+
+ValueOrigin &value_origin()
+{
+  static ValueOrigin origin;
+  return origin;
+}
+} // namespace
+
+void note_value_origin(std::string words, std::string config_path,
+                       std::vector<std::string> from_file)
+{
+  value_origin() = {std::move(words), std::move(config_path),
+                    std::move(from_file)};
+}
+
+void bad_value(std::string_view option, std::string const &msg)
+{
+  // A value typed on the command line is a malformed command line (64); the
+  // same value read from the --config file is configuration (78).
+  ValueOrigin const &o{value_origin()};
+  if (std::find(o.from_file.begin(), o.from_file.end(), option) !=
+      o.from_file.end())
+    config_error("--config " + o.config_path + ": " + msg);
+  usage_error(msg, o.words);
 }
 
 std::optional<std::string> get(boost::program_options::variables_map const &vm,
@@ -41,8 +77,8 @@ std::string quoted(std::string const &v)
 void check_date(char const *option, std::string const &v)
 {
   if (not is_iso_date(v))
-    config_error(std::string{"--"} + option + " " + quoted(v) +
-                 " is not a real date written as YYYY-MM-DD");
+    bad_value(option, std::string{"--"} + option + " " + quoted(v) +
+                        " is not a real date written as YYYY-MM-DD");
 }
 
 void check_one_of(char const *option, std::string const &v,
@@ -52,8 +88,8 @@ void check_one_of(char const *option, std::string const &v,
   std::string list;
   for (std::string_view const value : values)
     list += (list.empty() ? "" : ", ") + std::string{value};
-  config_error(std::string{"--"} + option + " " + quoted(v) +
-               " is not one of: " + list);
+  bad_value(option, std::string{"--"} + option + " " + quoted(v) +
+                      " is not one of: " + list);
 }
 
 std::vector<std::string_view> const &text_or_json()
@@ -71,7 +107,7 @@ bool check_text_or_json(char const *option, std::string const &v)
 void check_not_empty(char const *option, std::string const &v)
 {
   if (v.empty())
-    config_error(std::string{"--"} + option + " must not be empty");
+    bad_value(option, std::string{"--"} + option + " must not be empty");
 }
 
 std::optional<std::int64_t> bounded(
@@ -82,9 +118,9 @@ std::optional<std::int64_t> bounded(
   if (not text) return std::nullopt;
   auto const v = all_digits(*text) ? to_int64(*text) : std::nullopt;
   if (not v or *v < lo or *v > hi)
-    config_error(std::string{"--"} + option + " " + quoted(*text) +
-                 " is not a whole number from " + std::to_string(lo) + " to " +
-                 std::to_string(hi));
+    bad_value(option, std::string{"--"} + option + " " + quoted(*text) +
+                        " is not a whole number from " + std::to_string(lo) +
+                        " to " + std::to_string(hi));
   return v;
 }
 
@@ -95,8 +131,8 @@ std::optional<std::int64_t> positive_id(
   if (not text) return std::nullopt;
   auto const v = all_digits(*text) ? to_int64(*text) : std::nullopt;
   if (not v or *v <= 0)
-    config_error(std::string{"--"} + option + " " + quoted(*text) +
-                 " is not a positive integer");
+    bad_value(option, std::string{"--"} + option + " " + quoted(*text) +
+                        " is not a positive integer");
   return v;
 }
 

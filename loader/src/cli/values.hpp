@@ -15,6 +15,15 @@ namespace loader::cli
 [[noreturn]] void usage_error(std::string const &msg, std::string_view hint);
 /// LoaderError{config} with the message as given.
 [[noreturn]] void config_error(std::string const &msg);
+/// A malformed value of --<option>: LoaderError{usage} (64) when it was
+/// typed on the command line, LoaderError{config} (78) naming the file
+/// when it came from the --config file (see note_value_origin).
+[[noreturn]] void bad_value(std::string_view option, std::string const &msg);
+/// What bad_value needs to know of the command line being bound: the
+/// command's words (for the usage hint), the --config file's path and the
+/// options whose value came from it.
+void note_value_origin(std::string words, std::string config_path,
+                       std::vector<std::string> from_file);
 
 /// The option's value, or nothing when it was not given.
 std::optional<std::string> get(boost::program_options::variables_map const &vm,
@@ -23,22 +32,24 @@ std::optional<std::string> get(boost::program_options::variables_map const &vm,
 bool flag(boost::program_options::variables_map const &vm, char const *key);
 std::string quoted(std::string const &v);
 
-/// --<option> must be a real date written as YYYY-MM-DD (config error).
+/// --<option> must be a real date written as YYYY-MM-DD (bad_value).
 void check_date(char const *option, std::string const &v);
 /// The values of a --log-format or --format that takes text or json.
 std::vector<std::string_view> const &text_or_json();
-/// --<option> must be text or json (config error); returns v == "json".
+/// --<option> must be text or json (bad_value); returns v == "json".
 bool check_text_or_json(char const *option, std::string const &v);
-/// --<option> must be one of values (config error naming them all).
+/// --<option> must be one of values (bad_value naming them all).
 void check_one_of(char const *option, std::string const &v,
                   std::vector<std::string_view> const &values);
-/// --<option> must not be empty (config error).
+/// --<option> must not be empty (bad_value).
 void check_not_empty(char const *option, std::string const &v);
-/// A whole number from lo to hi, or nothing when the option is absent.
+/// A whole number from lo to hi, or nothing when the option is absent
+/// (bad_value otherwise).
 std::optional<std::int64_t> bounded(
   boost::program_options::variables_map const &vm, char const *option,
   std::int64_t lo, std::int64_t hi);
-/// A positive integer id (--batch, --notification), or nothing.
+/// A positive integer id (--batch, --notification), or nothing
+/// (bad_value otherwise).
 std::optional<std::int64_t> positive_id(
   boost::program_options::variables_map const &vm, char const *option);
 

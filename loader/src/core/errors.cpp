@@ -1,4 +1,5 @@
 #include "core/errors.hpp"
+#include "core/printable.hpp"
 
 #include <cerrno>
 #include <string>
@@ -20,13 +21,18 @@ std::vector<ExitCodeInfo> const &exit_codes()
      "nothing: what was asked for is done; never anything less", 0},
     {exit_usage, "EX_USAGE", "usage error: the command line is malformed",
      "usage error: an unknown command or option, a missing value or "
-     "required option, options that cannot be combined",
+     "required option, an extra argument, options that cannot be "
+     "combined, a value that is not what its option takes (not a real "
+     "YYYY-MM-DD date, a number out of range, a word not among the "
+     "choices, an empty or blank value), an argument that is not UTF-8; "
+     "nothing is registered or stored",
      "fix the command line; the same one fails the same way",
      kind_bit(K::usage)},
     {exit_data, "EX_DATAERR",
      "data error: the batch is quarantined; the reasons are stored",
      "data error: the batch is quarantined (schema, validation, "
-     "reconciliation); the reasons are in `ingest.rejection`",
+     "reconciliation, the file changing while read); the reasons are in "
+     "`ingest.rejection`",
      "do not retry; alert the data owner (`invoice-loader status` shows "
      "the reasons), and after the fix `replay` the batch or deliver a "
      "corrected file",
@@ -42,8 +48,8 @@ std::vector<ExitCodeInfo> const &exit_codes()
     {exit_temp_fail, "EX_TEMPFAIL",
      "temporary failure; rerunning later is safe",
      "try later: the batch waits for an earlier business date, the retry "
-     "budget ran out (server unreachable, another run holding the batch, "
-     "the file changing while read), the file is not delivered yet (a URL "
+     "budget ran out (server unreachable, another run holding the batch), "
+     "the file is not delivered yet (a URL "
      "answering 404 or 410), a commit's outcome is not known yet, or the "
      "run was stopped by SIGTERM/SIGINT; rerunning is safe",
      "retry the same command after a delay",
@@ -55,8 +61,9 @@ std::vector<ExitCodeInfo> const &exit_codes()
      "file the loader may not read",
      "page a human; retrying cannot help", kind_bit(K::permission)},
     {exit_config, "EX_CONFIG",
-     "configuration error (unknown source, bad option value)",
-     "configuration error: unknown source or batch, bad option value, the "
+     "configuration error (unknown source, a bad value in --config)",
+     "configuration error: unknown source or batch, a bad value in the "
+     "`--config` file, a password where a secret may not be, the "
      "same bytes registered for another date, an edited migration, a "
      "schema other than the binary's, an operator action on a batch in "
      "the wrong state",
@@ -132,7 +139,6 @@ ErrorKind classify_sqlstate(std::string_view s) noexcept
 }
 std::string one_line(std::string_view message, bool keep_context)
 {
-  static char const hex[] = "0123456789abcdef";
   std::string out;
   std::size_t start = 0;
   bool in_context = false;
@@ -151,14 +157,7 @@ std::string one_line(std::string_view message, bool keep_context)
       in_context = false;
     if (line.empty() or (in_context and not keep_context)) continue;
     if (not out.empty()) out += "; ";
-    for (char const ch : line)
-    {
-      auto const c = static_cast<unsigned char>(ch);
-      if (c < 0x20 or c == 0x7f)
-        out += {'\\', 'x', hex[c >> 4], hex[c & 0x0f]};
-      else
-        out.push_back(ch);
-    }
+    out += printable(line);
     if (end == message.size()) break;
   }
   // "step: ERROR:  message" -> "step: message"

@@ -12,6 +12,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_exact.hpp"
+#include "core/printable.hpp"
 #include "core/utf8.hpp"
 
 namespace loader
@@ -122,23 +123,10 @@ void append_key(std::string &out, std::string_view key)
 }
 
 /// The free-text message ends the text line: control characters are
-/// escaped so that one event stays one line.
+/// escaped (printable()) so that one event stays one line.
 void append_message(std::string &out, std::string_view m)
 {
-  for (char const ch : m)
-  {
-    auto const c = static_cast<unsigned char>(ch);
-    if (c == '\n')
-      out += "\\n";
-    else if (c == '\r')
-      out += "\\r";
-    else if (c == '\t')
-      out += "\\t";
-    else if (c < 0x20 or c == 0x7f)
-      out += {'\\', 'x', hex_digits[c >> 4], hex_digits[c & 0x0f]};
-    else
-      out.push_back(ch);
-  }
+  out += printable(m);
 }
 } // namespace
 

@@ -1,4 +1,5 @@
 #include "core/utf8.hpp"
+#include "core/printable.hpp"
 
 namespace loader
 {
@@ -52,5 +53,55 @@ std::size_t utf8_length(std::string_view s, std::size_t i) noexcept
     }
   }
   return 0;
+}
+} // namespace loader
+
+namespace loader
+{
+namespace
+{
+/// The code point of the valid UTF-8 character s[i, i + len).
+char32_t code_point(std::string_view s, std::size_t i, std::size_t len)
+{
+  auto const b = [&](std::size_t k) {
+    return static_cast<char32_t>(static_cast<unsigned char>(s[i + k]));
+  };
+  if (len == 1) return b(0);
+  char32_t cp = b(0) & (0x7f >> len);
+  for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (b(k) & 0x3f);
+  return cp;
+}
+
+bool hidden_control(char32_t cp) noexcept
+{
+  return (cp >= 0x80 and cp <= 0x9f) or cp == 0x061c or cp == 0x200e or
+         cp == 0x200f or (cp >= 0x2028 and cp <= 0x202e) or
+         (cp >= 0x2066 and cp <= 0x2069);
+}
+} // namespace
+
+std::string printable(std::string_view s)
+{
+  static char const hex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();)
+  {
+    auto const c = static_cast<unsigned char>(s[i]);
+    std::size_t const len = utf8_length(s, i);
+    if (len == 0 or c < 0x20 or c == 0x7f)
+      out += {'\\', 'x', hex[c >> 4], hex[c & 0x0f]};
+    else if (char32_t const cp = code_point(s, i, len); hidden_control(cp))
+      out += {'\\',
+              'u',
+              hex[(cp >> 12) & 15],
+              hex[(cp >> 8) & 15],
+              hex[(cp >> 4) & 15],
+              hex[cp & 15]};
+    else
+      out.append(s.substr(i, len));
+    i += len == 0 ? 1 : len;
+  }
+  return out;
 }
 } // namespace loader

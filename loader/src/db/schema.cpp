@@ -26,6 +26,42 @@ SchemaVersion version_of(std::string path)
                       ": run `invoice-loader migrate` (as the database's "
                       "owner) first"};
 }
+/// The role could not read loader_meta.schema_migration.  When the table
+/// is there and the role is in neither group granted it, the role lacks
+/// the privilege (77; main names the role the command needs); otherwise
+/// the database predates the grant and is not migrated (78).
+[[noreturn]] void refuse_unreadable_version(pqxx::connection_base &cx)
+{
+  bool exists = false, granted = false;
+  std::string role;
+  try
+  {
+    // The catalogs are readable by every role.
+    pqxx::read_transaction tx{cx, "schema check privilege"};
+    pqxx::row const r{tx.exec1(
+      "select exists (select from pg_catalog.pg_class as c"
+      "  join pg_catalog.pg_namespace as n on n.oid = c.relnamespace"
+      "  where n.nspname = 'loader_meta' and c.relname = 'schema_migration'),"
+      " exists (select from pg_catalog.pg_roles as g"
+      "  where g.rolname in ('invoice_loader', 'invoice_operator')"
+      "  and pg_catalog.pg_has_role(current_user, g.oid, 'USAGE')),"
+      " current_user")};
+    exists = r[0].as<bool>();
+    granted = r[1].as<bool>();
+    role = r[2].as<std::string>();
+  }
+  catch (...)
+  {
+    rethrow_classified("checking the schema version");
+  }
+  if (exists and not granted)
+    throw LoaderError{ErrorKind::permission,
+                      "permission denied: role " + role +
+                        " may not read the database's schema version "
+                        "(loader_meta.schema_migration)",
+                      "42501"};
+  run_migrate("the database is not migrated for this binary");
+}
 } // namespace
 
 SchemaVersion binary_schema()
@@ -49,15 +85,15 @@ void check_schema(pqxx::connection_base &cx)
   }
   catch (pqxx::insufficient_privilege const &)
   {
-    // No grant on it yet: migrated by a binary older than migration 0013.
     // (libpqxx 6.4 builds this one without its SQLSTATE.)
-    run_migrate("the database is not migrated for this binary");
+    refuse_unreadable_version(cx);
   }
   catch (pqxx::sql_error const &e)
   {
     std::string const state{e.sqlstate()};
+    if (state == "42501") refuse_unreadable_version(cx);
     // No loader_meta at all: never migrated.
-    if (state == "3F000" or state == "42P01" or state == "42501")
+    if (state == "3F000" or state == "42P01")
       run_migrate("the database is not migrated for this binary");
     rethrow_classified("checking the schema version");
   }

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <thread>
 
+#include <unistd.h>
+
 #include <libpq-events.h>
 #include <libpq-fe.h>
 #include <poll.h>
@@ -20,6 +22,7 @@
 #include <pqxx/except>
 
 #include "core/errors.hpp"
+#include "core/secret_file.hpp"
 
 namespace loader::db
 {
@@ -182,6 +185,25 @@ std::vector<std::pair<std::string, std::string>> connection_defaults(
 
 namespace
 {
+/// The user's service file libpq reads for a named service (the DSN's
+/// service= or PGSERVICE), when it exists: PGSERVICEFILE, else
+/// ~/.pg_service.conf.  It may hold passwords, so it keeps the rule of
+/// every file that holds secrets (core/secret_file.hpp), like --config.
+void check_service_file(bool names_service)
+{
+  char const *env_service{getenv("PGSERVICE")};
+  if (not names_service and (env_service == nullptr or *env_service == '\0'))
+    return;
+  std::string path;
+  if (char const *f{getenv("PGSERVICEFILE")}; f != nullptr and *f != '\0')
+    path = f;
+  else if (char const *home{getenv("HOME")}; home != nullptr and *home)
+    path = std::string{home} + "/.pg_service.conf";
+  if (path.empty() or ::access(path.c_str(), F_OK) != 0) return;
+  if (auto const refusal = secret_file_refusal("service file", path))
+    throw LoaderError{ErrorKind::config, *refusal};
+}
+
 /// A DSN libpq cannot parse is configuration; say so before any attempt.
 /// (Options from a service file are checked by libpq later, still before
 /// it contacts a server.)
@@ -196,7 +218,13 @@ void check_conninfo(std::string const &dsn)
     throw LoaderError{ErrorKind::config,
                       "the connection string is not valid: " + message};
   }
+  bool names_service = false;
+  for (PQconninfoOption const *o = parsed; o->keyword != nullptr; ++o)
+    if (std::string_view{o->keyword} == "service" and o->val != nullptr and
+        *o->val != '\0')
+      names_service = true;
   PQconninfoFree(parsed);
+  check_service_file(names_service);
 }
 
 /// PQconnectStartParams' keywords and values: our defaults, the DSN,

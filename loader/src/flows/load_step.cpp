@@ -113,11 +113,13 @@ std::optional<Result> stage(db::LoadSteps &steps, Input const &in,
     // The registered bytes cannot be read again: close the batch now
     // (no orphan received batch); the complete file is a new batch.
     steps.abandon(at.batch_id, at.attempt_id, e.what());
-    steps.finish_attempt(at.attempt_id, db::AttemptOutcome::failed,
-                         ErrorKind::transient, "", e.what());
+    // The batch ends quarantined, so the run says so (65): what it
+    // registered will never publish; the complete file is a new batch.
+    steps.finish_attempt(at.attempt_id, db::AttemptOutcome::quarantined,
+                         ErrorKind::data, "", e.what());
     log.error("the file changed while it was read; batch closed",
               {{"batch", at.batch_id}});
-    return Result{Outcome::not_delivered,
+    return Result{Outcome::quarantined,
                   "batch " + std::to_string(at.batch_id) +
                     " is closed (batch.abandoned): " + e.what() + "\n"};
   }

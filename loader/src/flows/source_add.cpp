@@ -1,5 +1,7 @@
 #include "flows/source_add.hpp"
 
+#include "core/printable.hpp"
+
 namespace loader::flows
 {
 Result source_add(std::string const &dsn, SourceAddRequest const &request)
@@ -7,10 +9,10 @@ Result source_add(std::string const &dsn, SourceAddRequest const &request)
   db::Database database{dsn};
   db::StoredSource const s{db::add_source(database, request)};
   auto const shown = [](std::optional<std::string> const &v) {
-    return v ? *v : std::string{"-"};
+    return v ? printable(*v) : std::string{"-"};
   };
   return {Outcome::done,
-          "source " + s.name + ": policy " + s.policy +
+          "source " + printable(s.name) + ": policy " + s.policy +
             ", max rejected share " + shown(s.max_rejected_share) +
             ", start date " + shown(s.start_date) + ", feed url " +
             shown(s.feed_url) + ", unknown columns " +

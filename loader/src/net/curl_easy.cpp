@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 
 #include <unistd.h>
@@ -12,6 +13,7 @@
 #include <curl/header.h>
 
 #include "core/interrupt.hpp"
+#include "core/secret_file.hpp"
 #include "core/version.hpp"
 
 namespace loader::net::detail
@@ -233,17 +235,15 @@ Easy::Easy(std::string const &url, TransferOptions const &options,
     set(CURLOPT_CAINFO, m_options.ca_file.c_str());
   if (not m_options.netrc_file.empty())
   {
-    if (::access(m_options.netrc_file.c_str(), R_OK) != 0)
-    {
-      int const err = errno;
-      throw TransportError{ErrorKind::config,
-                           "netrc file " + m_options.netrc_file +
-                             " cannot be read: " + std::strerror(err),
-                           0,
-                           0,
-                           false,
+    // The same rule as the --config file's: it holds passwords.
+    std::optional<std::string> refusal{
+      secret_file_refusal("--netrc-file", m_options.netrc_file)};
+    if (not refusal and ::access(m_options.netrc_file.c_str(), R_OK) != 0)
+      refusal = "--netrc-file " + m_options.netrc_file +
+                " cannot be read: " + std::strerror(errno);
+    if (refusal)
+      throw TransportError{ErrorKind::config, *refusal, 0, 0, false,
                            std::nullopt};
-    }
     set(CURLOPT_NETRC, static_cast<long>(CURL_NETRC_OPTIONAL));
     set(CURLOPT_NETRC_FILE, m_options.netrc_file.c_str());
   }
