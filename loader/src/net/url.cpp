@@ -79,6 +79,44 @@ std::string expand_feed_template(std::string const &url_template,
   return out;
 }
 
+std::string feed_template_problem(std::string const &t)
+{
+  static std::string const marker = "{date}";
+  std::size_t found = 0;
+  for (std::size_t i = 0; i < t.size(); ++i)
+  {
+    if (t.compare(i, marker.size(), marker) == 0)
+    {
+      ++found;
+      i += marker.size() - 1;
+      continue;
+    }
+    if (t[i] == '{')
+    {
+      auto const close = t.find('}', i);
+      if (close == std::string::npos)
+        return "an unclosed '{' at character " + std::to_string(i + 1) +
+               " (the only placeholder is {date})";
+      return "the placeholder '" + t.substr(i, close - i + 1) +
+             "' is not {date} (the only placeholder, in lower case)";
+    }
+    if (t[i] == '}')
+      return "a '}' without its '{' at character " + std::to_string(i + 1);
+    if (t[i] == '%' and i + 2 < t.size() and t[i + 1] == '7')
+    {
+      char const c = static_cast<char>(
+        std::tolower(static_cast<unsigned char>(t[i + 2])));
+      if (c == 'b' or c == 'd')
+        return "an encoded brace '" + t.substr(i, 3) +
+               "' (write the placeholder as {date}, not encoded)";
+    }
+  }
+  if (found == 0)
+    return "no {date} placeholder, so every business date would fetch the "
+           "same file";
+  return {};
+}
+
 std::string manifest_url_for(std::string const &input)
 {
   static char const suffix[] = ".manifest.json";
