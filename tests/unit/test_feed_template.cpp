@@ -10,8 +10,8 @@ TEST_CASE("feed_template_problem: {date} once or more and nothing else",
           "[unit][feed_template]")
 {
   CHECK(feed_template_problem("https://x.example/acme/{date}.csv").empty());
-  CHECK(feed_template_problem("https://x.example/{date}/inv-{date}.csv")
-          .empty());
+  CHECK(
+    feed_template_problem("https://x.example/{date}/inv-{date}.csv").empty());
   CHECK(feed_template_problem("/srv/in/acme_{date}.csv").empty());
   CHECK(feed_template_problem("sftp://h/in/{date}.csv?x=%41").empty());
 }

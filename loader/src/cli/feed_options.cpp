@@ -41,7 +41,12 @@ void add_feed_options(po::options_description &d)
     "TCP and TLS connect limit of a download, 1-600; default 10")(
     "low-speed-time", po::value<std::string>()->value_name("SECONDS"),
     "a download that receives less than 1 byte/s for this long is cut "
-    "and retried (a stalled server), 1-3600; default 30");
+    "and retried (a stalled server), 1-3600; default 30")(
+    "max-input-bytes", po::value<std::string>()->value_name("BYTES"),
+    "the largest input accepted, in bytes, 1 to 2^50; default 10737418240 "
+    "(10 GiB). A download stops as soon as its body passes it (a declared "
+    "larger Content-Length at once), its partial file is removed, and so "
+    "is a larger local file refused: exit 78, nothing registered");
 }
 
 void add_retry_options(po::options_description &d)
@@ -85,6 +90,8 @@ void bind_feed_options(po::variables_map const &vm, flows::FeedOptions &out)
     out.connect_timeout = std::chrono::seconds{*v};
   if (auto const v = bounded(vm, "low-speed-time", 1, 3600))
     out.low_speed_time = std::chrono::seconds{*v};
+  if (auto const v = bounded(vm, "max-input-bytes", 1, std::int64_t{1} << 50))
+    out.max_input_bytes = static_cast<std::uint64_t>(*v);
 }
 
 void bind_retry_options(po::variables_map const &vm, RetryPolicy &out)

@@ -47,9 +47,14 @@ public:
   /// spooled file, named by its SHA-256, is the input of both passes.
   void fetch_input()
   {
-    if (not is_url(m_rq.input)) return;
+    if (not is_url(m_rq.input))
+    {
+      check_local_size(m_rq.input, m_rq.feed.max_input_bytes);
+      return;
+    }
     net::remove_stale_temporaries(spool_dir_of(m_rq), std::chrono::hours{24});
-    m_spooled = fetch(m_retry, m_rq.input, "download", m_rq, m_log);
+    m_spooled = fetch(m_retry, m_rq.input, "download", m_rq, m_log,
+                      {m_rq.feed.max_input_bytes, "--max-input-bytes"});
     m_in.path = m_spooled->path;
     m_in.file_name = url_file_name(m_rq.input);
   }

@@ -20,6 +20,10 @@ struct FeedOptions
   std::chrono::seconds connect_timeout{10};
   /// A transfer slower than 1 byte/s for this long is cut (transient).
   std::chrono::seconds low_speed_time{30};
+  /// --max-input-bytes: the largest input a run accepts, downloaded or
+  /// local; a larger one is refused (config) before anything is
+  /// registered.
+  std::uint64_t max_input_bytes = std::uint64_t{10} << 30;
 };
 
 /// `load`: one file of one source for one business date.
