@@ -46,7 +46,13 @@ void add_feed_options(po::options_description &d)
     "the largest input accepted, in bytes, 1 to 2^50; default 10737418240 "
     "(10 GiB). A download stops as soon as its body passes it (a declared "
     "larger Content-Length at once), its partial file is removed, and so "
-    "is a larger local file refused: exit 78, nothing registered");
+    "is a larger local file refused: exit 78, nothing registered")(
+    "allow-redirect-host",
+    po::value<std::vector<std::string>>()->composing()->value_name("HOST"),
+    "a host a download may be redirected to (http or https, never from "
+    "https down to http); repeatable. Without it a redirect is followed "
+    "only to the same scheme, host and port; any other exits 78, nothing "
+    "registered. Every redirect followed is logged");
 }
 
 void add_retry_options(po::options_description &d)
@@ -92,6 +98,17 @@ void bind_feed_options(po::variables_map const &vm, flows::FeedOptions &out)
     out.low_speed_time = std::chrono::seconds{*v};
   if (auto const v = bounded(vm, "max-input-bytes", 1, std::int64_t{1} << 50))
     out.max_input_bytes = static_cast<std::uint64_t>(*v);
+  if (vm.count("allow-redirect-host") != 0)
+    for (auto const &h :
+         vm["allow-redirect-host"].as<std::vector<std::string>>())
+    {
+      check_not_empty("allow-redirect-host", h);
+      if (h.find_first_of("/:@ ") != std::string::npos)
+        config_error("--allow-redirect-host " + quoted(h) +
+                     ": a host name or address, without scheme, port or "
+                     "path");
+      out.allow_redirect_hosts.push_back(h);
+    }
 }
 
 void bind_retry_options(po::variables_map const &vm, RetryPolicy &out)

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/log.hpp"
 #include "core/retry.hpp"
@@ -24,6 +25,9 @@ struct FeedOptions
   /// local; a larger one is refused (config) before anything is
   /// registered.
   std::uint64_t max_input_bytes = std::uint64_t{10} << 30;
+  /// --allow-redirect-host: hosts a download may be redirected to besides
+  /// its own scheme, host and port.
+  std::vector<std::string> allow_redirect_hosts;
 };
 
 /// `load`: one file of one source for one business date.

@@ -12,6 +12,7 @@
 #include "core/process.hpp"
 #include "flows/progress.hpp"
 #include "io/file_scan.hpp"
+#include "net/spool_policy.hpp"
 
 namespace loader::flows::load_detail
 {
@@ -79,6 +80,7 @@ net::DownloadOptions download_options(LoadRequest const &rq)
   o.transfer.low_speed_time = rq.feed.low_speed_time;
   o.transfer.ca_file = rq.feed.ca_file;
   o.transfer.netrc_file = rq.feed.netrc_file;
+  o.transfer.redirect_hosts = rq.feed.allow_redirect_hosts;
   return o;
 }
 
@@ -119,6 +121,13 @@ net::Downloaded fetch(Retrier &retry, std::string const &url,
     throw_if_interrupted("downloading " + name);
     net::DownloadOptions options{download_options(rq)};
     options.transfer.max_bytes = limit.bytes;
+    options.on_redirect = [&log](long status, std::string const &from,
+                                 std::string const &to) {
+      log.info("following a redirect",
+               {{"http_status", static_cast<std::int64_t>(status)},
+                {"from", from},
+                {"to", to}});
+    };
     // The transfer ends with the retry budget: a body that keeps trickling
     // (faster than the low-speed limit) would otherwise run past it.  The
     // last try, made when the budget is spent, gets one connect timeout.
@@ -228,7 +237,10 @@ std::optional<std::string> read_manifest(Retrier &retry, LoadRequest const &rq,
   }
   try
   {
-    return io::read_small_file(local, max_manifest_bytes);
+    std::string text{io::read_small_file(local, max_manifest_bytes)};
+    // The text goes with the batch; a downloaded copy is not needed again.
+    if (is_url(*path)) net::release_spooled(spool_dir_of(rq), base_name(local));
+    return text;
   }
   catch (LoaderError const &e)
   {

@@ -242,6 +242,43 @@ void perform(detail::Easy &easy, Sink &sink, TempFile const &tmp,
     throw_file_url(easy, rc, url);
   if (rc != CURLE_OK) detail::throw_curl(easy, "GET", rc);
 }
+/// While the answer is a redirect: check it against the policy, tell the
+/// caller, and ask the new URL.  A refused redirect or one too many is
+/// config: the same server would answer the same way on a retry.  Bodies
+/// of 3xx answers are never written (on_write).
+void follow_redirects(detail::Easy &easy, Sink &sink, TempFile const &tmp,
+                      DownloadOptions const &options)
+{
+  for (long hops = 0;; ++hops)
+  {
+    long const status = easy.response_code();
+    char *next = nullptr;
+    curl_easy_getinfo(easy.get(), CURLINFO_REDIRECT_URL, &next);
+    if (status < 300 or status > 399 or next == nullptr) return;
+    std::string const target{next};
+    std::string const from{easy.redacted_url()};
+    auto const refused = [&](std::string const &why) {
+      throw TransportError{ErrorKind::config,
+                           "GET " + from + ": redirect (HTTP " +
+                             std::to_string(status) + ") to " +
+                             redact_url(target) + " refused: " + why,
+                           CURLE_TOO_MANY_REDIRECTS,
+                           status,
+                           false,
+                           std::nullopt};
+    };
+    if (hops >= options.transfer.max_redirects)
+      refused("more than " + std::to_string(options.transfer.max_redirects) +
+              " redirects");
+    std::string const problem{
+      redirect_problem(from, target, options.transfer.redirect_hosts)};
+    if (not problem.empty()) refused(problem);
+    if (options.on_redirect)
+      options.on_redirect(status, from, redact_url(target));
+    easy.retarget(target);
+    perform(easy, sink, tmp, "http", target);
+  }
+}
 } // namespace
 
 Downloaded download(std::string const &url, std::string const &spool_dir,
@@ -252,16 +289,9 @@ Downloaded download(std::string const &url, std::string const &spool_dir,
 
   prepare_spool(spool_dir);
 
+  // Redirects are followed by hand (follow_redirects), never by libcurl.
   detail::Easy easy{url, options.transfer,
                     detail::allowed({"http", "https", "file", "sftp"})};
-  if (is_http and options.transfer.max_redirects > 0)
-  {
-    easy.set(CURLOPT_FOLLOWLOCATION, 1L);
-    easy.set(CURLOPT_MAXREDIRS, options.transfer.max_redirects);
-    // Never from https down to http, never to file:// or elsewhere.
-    easy.set(CURLOPT_REDIR_PROTOCOLS_STR,
-             scheme == "https" ? "https" : "http,https");
-  }
 
   // Conditional GET: only when the earlier file is still in the spool.
   std::string const meta_path = sidecar_path(spool_dir, url);
@@ -284,6 +314,7 @@ Downloaded download(std::string const &url, std::string const &spool_dir,
              static_cast<curl_off_t>(std::min<std::uint64_t>(
                sink.max_bytes, std::numeric_limits<curl_off_t>::max())));
   perform(easy, sink, tmp, scheme, url);
+  if (is_http) follow_redirects(easy, sink, tmp, options);
 
   long const status = easy.response_code();
   Downloaded out;

@@ -42,9 +42,13 @@ struct TransferOptions
   std::string netrc_file;
   /// known_hosts for sftp://; empty: $HOME/.ssh/known_hosts.
   std::string ssh_known_hosts;
-  /// GET only: redirects followed, same or stronger scheme (https stays
-  /// https).  POST and SMTP never follow redirects.
+  /// GET only: redirects followed, each by hand and only by policy: to the
+  /// same scheme, host and port, or to a host of redirect_hosts (http or
+  /// https, never from https down to http).  POST and SMTP never follow
+  /// redirects.
   long max_redirects = 5;
+  /// Hosts a GET may also be redirected to (--allow-redirect-host).
+  std::vector<std::string> redirect_hosts;
   /// GET only: the largest body accepted, in bytes; 0 means no limit.  A
   /// declared Content-Length above it is refused before any byte is
   /// written, and a body without (or with a false) length is cut as soon
@@ -103,7 +107,18 @@ struct DownloadOptions
   /// Send If-None-Match / If-Modified-Since from the sidecar of an earlier
   /// download of this URL whose spooled file is still there.
   bool conditional = true;
+  /// Optional: told of every redirect followed (status, from, to; both
+  /// URLs without userinfo), for the run's log.
+  std::function<void(long status, std::string const &from,
+                     std::string const &to)>
+    on_redirect;
 };
+
+/// Why a redirect from `from` to `to` is refused, or "" when the policy
+/// follows it: the same scheme, host and port; or a host of allowed_hosts
+/// (case-insensitive) over http or https, never from https down to http.
+std::string redirect_problem(std::string const &from, std::string const &to,
+                             std::vector<std::string> const &allowed_hosts);
 
 /// GET url (http, https, file, sftp where libcurl has it) into spool_dir
 /// (created if missing, mode 0700).  The body is written to a temporary
