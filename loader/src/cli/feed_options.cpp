@@ -53,6 +53,13 @@ void add_feed_options(po::options_description &d)
     "https down to http); repeatable. Without it a redirect is followed "
     "only to the same scheme, host and port; any other exits 78, nothing "
     "registered. Every redirect followed is logged");
+  d.add_options()(
+    "spool-max-bytes", po::value<std::string>()->value_name("BYTES"),
+    "the most the spool may hold, in bytes, 1 to 2^50; default 34359738368 "
+    "(32 GiB). Before a download the oldest spooled files go (never one "
+    "used within the hour) until one more input of --max-input-bytes "
+    "fits; a download larger than the room left is refused: exit 78, "
+    "nothing registered");
 }
 
 void add_retry_options(po::options_description &d)
@@ -98,6 +105,8 @@ void bind_feed_options(po::variables_map const &vm, flows::FeedOptions &out)
     out.low_speed_time = std::chrono::seconds{*v};
   if (auto const v = bounded(vm, "max-input-bytes", 1, std::int64_t{1} << 50))
     out.max_input_bytes = static_cast<std::uint64_t>(*v);
+  if (auto const v = bounded(vm, "spool-max-bytes", 1, std::int64_t{1} << 50))
+    out.spool_max_bytes = static_cast<std::uint64_t>(*v);
   if (vm.count("allow-redirect-host") != 0)
     for (auto const &h :
          vm["allow-redirect-host"].as<std::vector<std::string>>())

@@ -25,6 +25,8 @@ struct FeedOptions
   /// local; a larger one is refused (config) before anything is
   /// registered.
   std::uint64_t max_input_bytes = std::uint64_t{10} << 30;
+  /// --spool-max-bytes: the most the spool may hold (net/spool_policy.hpp).
+  std::uint64_t spool_max_bytes = std::uint64_t{32} << 30;
   /// --allow-redirect-host: hosts a download may be redirected to besides
   /// its own scheme, host and port.
   std::vector<std::string> allow_redirect_hosts;
