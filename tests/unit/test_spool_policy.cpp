@@ -91,6 +91,10 @@ TEST_CASE("spool_policy: tidy_spool removes an expired file and its hold, "
   std::string const a(64, 'a'), b(64, 'b'), c(64, 'c');
   for (auto const &n : {a, b, c}) std::ofstream{dir + "/" + n} << "12345";
   std::ofstream{dir + "/not-a-hash"} << "x";
+  // Sidecars of a URL: one names c (kept), one names a file long gone.
+  std::string const d(64, 'd'), e(64, 'e');
+  std::ofstream{dir + "/" + d + ".meta"} << "sha256=" << c << "\n";
+  std::ofstream{dir + "/" + e + ".meta"} << "sha256=" << e << "\n";
   // a: last used two days ago, not held: expired.
   struct timespec const old[2] = {{0, UTIME_OMIT},
                                   {std::time(nullptr) - 48 * 3600, 0}};
@@ -104,6 +108,8 @@ TEST_CASE("spool_policy: tidy_spool removes an expired file and its hold, "
   CHECK(fs::exists(dir + "/" + b));
   CHECK(fs::exists(dir + "/" + b + ".hold"));
   CHECK(fs::exists(dir + "/not-a-hash"));
+  CHECK(fs::exists(dir + "/" + d + ".meta"));
+  CHECK_FALSE(fs::exists(dir + "/" + e + ".meta"));
   CHECK(plan.kept_bytes == 10);
   // b's batch is published after a replay: released with its hold.
   loader::net::release_spooled(dir, b);

@@ -57,6 +57,36 @@ void remove_entry(std::string const &dir, std::string const &name)
   ::unlink((dir + "/" + name).c_str());
   ::unlink((dir + "/" + name + ".hold").c_str());
 }
+
+/// A sidecar (".meta", validators of a URL) or a ".hold" marker whose
+/// file is gone is of no use: remove it.
+void remove_orphans(std::string const &dir,
+                    std::vector<std::string> const &markers)
+{
+  for (std::string const &name : markers)
+  {
+    std::string const path = dir + "/" + name;
+    std::string target = name.substr(0, 64);
+    if (name.size() > 5 and name.compare(name.size() - 5, 5, ".meta") == 0)
+    {
+      auto const meta = spool::read_meta(path);
+      auto const it = meta.find("sha256");
+      target = it == meta.end() ? std::string{} : it->second;
+    }
+    bool exists = false;
+    if (spool::is_sha256_hex(target))
+      spool::file_size_or_zero(dir + "/" + target, exists);
+    if (not exists) ::unlink(path.c_str());
+  }
+}
+
+/// "<64 hex>.meta" or "<64 hex>.hold".
+bool is_marker(std::string const &name)
+{
+  return name.size() == 69 and spool::is_sha256_hex(name.substr(0, 64)) and
+         (name.compare(64, 5, ".meta") == 0 or
+          name.compare(64, 5, ".hold") == 0);
+}
 } // namespace
 
 SpoolPlan plan_spool(std::vector<SpoolEntry> entries,
@@ -103,6 +133,7 @@ SpoolPlan plan_spool(std::vector<SpoolEntry> entries,
 SpoolPlan tidy_spool(std::string const &dir, SpoolLimits const &limits)
 {
   std::vector<SpoolEntry> entries;
+  std::vector<std::string> markers;
   std::uint64_t partial = 0;
   std::error_code ec;
   for (fs::directory_iterator it{dir, ec}, end; not ec and it != end;
@@ -115,6 +146,7 @@ SpoolPlan tidy_spool(std::string const &dir, SpoolLimits const &limits)
       continue;
     if (name.rfind(".part-", 0) == 0)
       partial += static_cast<std::uint64_t>(st.st_size);
+    if (is_marker(name)) markers.push_back(name);
     if (not spool::is_sha256_hex(name)) continue;
     entries.push_back({name, static_cast<std::uint64_t>(st.st_size),
                        mtime_of(st), read_hold(dir + "/" + name + ".hold")});
@@ -123,6 +155,7 @@ SpoolPlan tidy_spool(std::string const &dir, SpoolLimits const &limits)
     plan_spool(std::move(entries), partial, limits, SpoolClock::now())};
   for (auto const &name : plan.expired) remove_entry(dir, name);
   for (auto const &name : plan.evicted) remove_entry(dir, name);
+  remove_orphans(dir, markers);
   return plan;
 }
 
