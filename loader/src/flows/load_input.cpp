@@ -239,7 +239,8 @@ std::optional<std::string> read_manifest(Retrier &retry, LoadRequest const &rq,
   {
     std::string text{io::read_small_file(local, max_manifest_bytes)};
     // The text goes with the batch; a downloaded copy is not needed again.
-    if (is_url(*path)) net::release_spooled(spool_dir_of(rq), base_name(local));
+    if (is_url(*path))
+      net::release_spooled(spool_dir_of(rq), base_name(local));
     return text;
   }
   catch (LoaderError const &e)
