@@ -5,7 +5,8 @@
 -- days until the sweep deletes the staging rows of a finished batch
 -- (default 30).
 -- Operator entry point; records session_user.
--- Errors: IV302 invalid option value (name, policy, share, retention).
+-- Errors: IV302 invalid option value (name, policy, share, retention, a
+-- feed URL template without {date} or with another brace).
 create or replace function ingest.add_source(
   p_source                text,
   p_policy                text default null,
@@ -35,6 +36,17 @@ begin
   if p_max_rejected_share is not null and (p_max_rejected_share < 0 or p_max_rejected_share > 1) then
     raise exception 'invalid max rejected share % for source %', p_max_rejected_share, p_source
       using errcode = 'IV302', detail = 'The share is a number from 0 to 1.';
+  end if;
+
+  -- A feed URL template names each date's file by the placeholder {date};
+  -- without it, or with another brace (plain or percent-encoded), catch-up
+  -- would fetch the same literal URL for every business date.
+  if p_feed_url is not null
+     and (position('{date}' in p_feed_url) = 0
+          or replace(p_feed_url, '{date}', '') ~* '[{}]|%7b|%7d') then
+    raise exception 'invalid feed URL template for source %', p_source
+      using errcode = 'IV302',
+            detail  = 'A feed URL template holds {date} at least once and no other brace, plain or encoded (%7B, %7D).';
   end if;
 
   if p_retention_days is not null and p_retention_days < 1 then

@@ -33,7 +33,11 @@ expect_eq "published" "20 invoices, 4200.00 gross" "$(published_state)"
 expect_eq "watermark" 2026-11-28 "$(watermark_of acme-erp)"
 expect_eq "notifications" 1 "$(notifications batch_published)"
 expect_eq "spool: only whole files" 0 "$(find "$SPOOL" -name '.part-*' | wc -l)"
-[[ -f $SPOOL/$sha_b && ! -f $SPOOL/$sha_a ]] || fail "the spool holds A, or not B: $(ls "$SPOOL")"
+# Only B was ever a whole download (A was cut), and B went from the spool
+# with its publication.
+grep -q "sha256=$sha_b" "$WORK/err" || fail "B's download is not logged"
+grep -q "sha256=$sha_a" "$WORK/err" && fail "A was downloaded whole"
+[[ -e $SPOOL/$sha_a || -e $SPOOL/$sha_b ]] && fail "the spool holds A or B: $(ls "$SPOOL")"
 check_invariants
 
 # The next day: A's data, then the manifest already replaced by B's.

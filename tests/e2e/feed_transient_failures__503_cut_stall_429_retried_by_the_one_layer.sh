@@ -5,7 +5,8 @@
 # the middle once; a stall that trips --low-speed-time; 429 with
 # Retry-After: 1 (the wait is logged with the server's value).  Each ends
 # with one published batch of the file's real SHA-256; a rerun of a
-# published URL is a conditional GET answered 304 and changes nothing.
+# published URL downloads it again (its spooled copy went with the
+# publication) and changes nothing.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/feed_lib.sh"
 
@@ -27,7 +28,9 @@ after_day() {
   expect_eq "$date watermark" "$date" "$(watermark_of acme-erp)"
   expect_eq "$date notifications" "$published_days" "$(notifications batch_published)"
   expect_eq "$date spool temporaries" 0 "$(find "$SPOOL" -name '.part-*' | wc -l)"
-  [[ -f $SPOOL/$sha ]] || fail "$date: the spooled file is not named by its SHA-256"
+  grep -q "downloaded.*sha256=$sha\|sha256=$sha.*downloaded" "$WORK/err" \
+    || fail "$date: the download is not logged with its SHA-256"
+  [[ -e $SPOOL/$sha ]] && fail "$date: the published file stayed in the spool"
   check_invariants
 }
 
@@ -41,14 +44,16 @@ expect_eq "503 manifest requests" 1 "$(requests "/$f.manifest.json")"
 expect_eq "503 retries logged" 2 "$(grep -c 'step=download .*step failed; retrying' "$WORK/err")"
 after_day 2026-11-28 "$f"
 
-# The rerun: a conditional GET, answered 304; the batch is found published.
+# The rerun: the spooled copy went with the publication, so the GET is
+# unconditional (200, no If-None-Match); the batch is found published and
+# no copy stays in the spool.
 fload --source acme-erp --business-date 2026-11-28 --input "$BASE/$f"
 expect_rc 0
 expect_output_has "already published"
-expect_output_has "download not modified"
 expect_eq "rerun requests" 4 "$(requests "/$f")"
-expect_eq "rerun answered 304" 304 \
-  "$("${HTTP_CURL[@]}" "$BASE/_requests?path=/$f" | python3 -c 'import json,sys; print(json.load(sys.stdin)[-1]["status"])')"
+expect_eq "rerun answered 200 to an unconditional GET" "200 False" \
+  "$("${HTTP_CURL[@]}" "$BASE/_requests?path=/$f" | python3 -c 'import json,sys; r=json.load(sys.stdin)[-1]; print(r["status"], "If-None-Match" in r["headers"])')"
+expect_eq "rerun: spooled copy" 0 "$(find "$SPOOL" -name "$(sha256sum "$WWW/$f" | cut -d' ' -f1)" | wc -l)"
 published_days=0; after_day 2026-11-28 "$f"; published_days=1
 
 # A body cut in the middle once (curl 18): retried, the whole file loaded.

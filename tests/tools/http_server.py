@@ -182,6 +182,13 @@ class Handler(BaseHTTPRequestHandler):
             return 0, 0
         if name == "redirect":  # 302 to arg (a path or a whole URL)
             return 302, self.reply(302, b"moved\n", {"Location": arg})
+        if name in ("endless", "trickle"):
+            return self.stream_body(name, arg)
+        if name == "declare":  # a Content-Length of arg bytes, no body
+            self.head(200, int(arg), sent=0)
+            self.wfile.flush()
+            self.hard_close()
+            return 200, 0
         if name == "stall":  # headers, then silence for arg seconds
             full = self.file_path(root, path)
             self.head(200, os.path.getsize(full) if full else 100, sent=0)
@@ -248,6 +255,37 @@ class Handler(BaseHTTPRequestHandler):
             return None
         ok = os.path.isfile(full) and os.access(full, os.R_OK)
         return full if ok else None
+
+    def stream_body(self, name, arg):
+        """A 200 without Content-Length whose body ends only when the
+        connection does.  endless[:MiB]: zeros as fast as the client takes
+        them, at most MiB (default 2048); trickle[:SECONDS]: one byte every
+        0.2 s for at most SECONDS (default 60).  Bounded in bytes and time
+        so a broken client cannot keep the server busy."""
+        self.note(200, -1)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        sent = 0
+        try:
+            if name == "endless":
+                chunk = b"0" * (1 << 20)
+                for _ in range(int(arg or 2048)):
+                    self.wfile.write(chunk)
+                    sent += len(chunk)
+            else:
+                until = time.monotonic() + float(arg or 60)
+                while time.monotonic() < until:
+                    self.wfile.write(b"0")
+                    self.wfile.flush()
+                    sent += 1
+                    time.sleep(0.2)
+        except OSError:
+            pass
+        self.hard_close()
+        return 200, sent
 
     def send_file(self, full, headers, half=False):
         """200 with the file's bytes (with HALF, the first half of them under

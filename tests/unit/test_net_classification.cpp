@@ -273,3 +273,34 @@ TEST_CASE("default_spool_dir: XDG_CACHE_HOME when absolute, else /var/tmp",
         "/var/tmp/invoice-loader-" + std::to_string(::getuid()));
   if (was) ::setenv("XDG_CACHE_HOME", saved.c_str(), 1);
 }
+
+TEST_CASE("redirect_problem: same origin, or an allowed host over http(s)",
+          "[unit][net]")
+{
+  using loader::net::redirect_problem;
+  std::vector<std::string> const none;
+  std::vector<std::string> const cdn{"CDN.example"};
+  CHECK(
+    redirect_problem("https://a.example/x", "https://a.example:443/y", none)
+      .empty());
+  CHECK(redirect_problem("http://a.example:8080/x", "http://A.example:8080/y",
+                         none)
+          .empty());
+  CHECK_FALSE(
+    redirect_problem("http://a.example/x", "http://a.example:8080/y", none)
+      .empty());
+  CHECK_FALSE(
+    redirect_problem("https://a.example/x", "https://cdn.example/y", none)
+      .empty());
+  CHECK(
+    redirect_problem("https://a.example/x", "https://cdn.example:8443/y", cdn)
+      .empty());
+  CHECK(redirect_problem("http://a.example/x", "https://cdn.example/y", cdn)
+          .empty());
+  CHECK(redirect_problem("https://a.example/x", "http://cdn.example/y", cdn)
+          .find("the scheme changes") != std::string::npos);
+  CHECK(redirect_problem("http://a.example/x", "file:///etc/passwd", cdn)
+          .find("the scheme changes") != std::string::npos);
+  CHECK(redirect_problem("http://a.example/x", "http://10.0.0.1/admin", cdn)
+          .find("--allow-redirect-host 10.0.0.1") != std::string::npos);
+}

@@ -755,8 +755,46 @@ TEST_CASE("download: an https feed is never redirected to http",
   auto const e = transport_error(
     [&] { loader::net::download(secure.url("/day.csv"), spool.path, o); });
   CHECK(e.kind == ErrorKind::config);
-  CHECK(e.curl_code == 1); // CURLE_UNSUPPORTED_PROTOCOL
+  CHECK(std::string{e.what()}.find("the scheme changes") != std::string::npos);
   CHECK(plain.count("/day.csv") == 0);
+  CHECK(spool_files(spool.path).empty());
+}
+
+TEST_CASE("download: a redirect to another port or host only when allowed",
+          "[.http][net]")
+{
+  Http other;
+  write_file(other.root() / "day.csv", day);
+  Http feed{R"({"/day.csv": ["redirect:)" + other.url("/day.csv") + R"("]})"};
+  TempDir spool;
+  SECTION("refused by default: config, no request to the other server")
+  {
+    auto const e = transport_error([&] {
+      loader::net::download(feed.url("/day.csv"), spool.path, quick());
+    });
+    CHECK(e.kind == ErrorKind::config);
+    CHECK(e.http_status == 302);
+    CHECK(std::string{e.what()}.find("--allow-redirect-host 127.0.0.1") !=
+          std::string::npos);
+    CHECK(other.count("/day.csv") == 0);
+    CHECK(spool_files(spool.path).empty());
+  }
+  SECTION("allowed: followed, and reported to on_redirect")
+  {
+    auto o = quick();
+    o.transfer.redirect_hosts = {"127.0.0.1"};
+    std::vector<std::string> seen;
+    o.on_redirect = [&](long status, std::string const &from,
+                        std::string const &to) {
+      seen.push_back(std::to_string(status) + " " + from + " " + to);
+    };
+    auto const d = loader::net::download(feed.url("/day.csv"), spool.path, o);
+    CHECK(d.sha256 == sha256_of(day));
+    CHECK(other.count("/day.csv") == 1);
+    REQUIRE(seen.size() == 1);
+    CHECK(seen[0] ==
+          "302 " + feed.url("/day.csv") + " " + other.url("/day.csv"));
+  }
 }
 
 TEST_CASE("download: progress is reported with the total", "[.http][net]")

@@ -36,7 +36,11 @@ po::options_description options()
   d.add_options()("source", po::value<std::string>()->value_name("S"),
                   "source name (required)")(
     "until", po::value<std::string>()->value_name("D"),
-    "the last business date to load, YYYY-MM-DD; default yesterday (UTC)");
+    "the last business date to load, YYYY-MM-DD; default yesterday (UTC)")(
+    "dry-run", po::bool_switch(),
+    "load nothing: write one line per due date with the URL it resolves "
+    "to (\"D would fetch URL\", credentials removed), to check the "
+    "source's feed URL template");
   add_feed_options(d);
   add_retry_options(d);
   return d;
@@ -51,6 +55,7 @@ Bound bind(po::variables_map const &vm)
   check_not_empty("source", out.source);
   out.until = get(vm, "until");
   if (out.until) check_date("until", *out.until);
+  out.dry_run = flag(vm, "dry-run");
   bind_retry_options(vm, out.retry);
   bind_feed_options(vm, out.feed);
   return {out, [out](GlobalOptions const &g, Logger const &log) {

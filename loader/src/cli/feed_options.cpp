@@ -42,7 +42,25 @@ void add_feed_options(po::options_description &d)
     "TCP and TLS connect limit of a download, 1-600; default 10")(
     "low-speed-time", po::value<std::string>()->value_name("SECONDS"),
     "a download that receives less than 1 byte/s for this long is cut "
-    "and retried (a stalled server), 1-3600; default 30");
+    "and retried (a stalled server), 1-3600; default 30")(
+    "max-input-bytes", po::value<std::string>()->value_name("BYTES"),
+    "the largest input accepted, in bytes, 1 to 2^50; default 10737418240 "
+    "(10 GiB). A download stops as soon as its body passes it (a declared "
+    "larger Content-Length at once), its partial file is removed, and so "
+    "is a larger local file refused: exit 78, nothing registered")(
+    "allow-redirect-host",
+    po::value<std::vector<std::string>>()->composing()->value_name("HOST"),
+    "a host a download may be redirected to (http or https, never from "
+    "https down to http); repeatable. Without it a redirect is followed "
+    "only to the same scheme, host and port; any other exits 78, nothing "
+    "registered. Every redirect followed is logged");
+  d.add_options()(
+    "spool-max-bytes", po::value<std::string>()->value_name("BYTES"),
+    "the most the spool may hold, in bytes, 1 to 2^50; default 34359738368 "
+    "(32 GiB). Before a download the oldest spooled files go (never one "
+    "used within the hour) until one more input of --max-input-bytes "
+    "fits; a download larger than the room left is refused: exit 78, "
+    "nothing registered");
 }
 
 void add_retry_options(po::options_description &d)
@@ -86,6 +104,21 @@ void bind_feed_options(po::variables_map const &vm, flows::FeedOptions &out)
     out.connect_timeout = std::chrono::seconds{*v};
   if (auto const v = bounded(vm, "low-speed-time", 1, 3600))
     out.low_speed_time = std::chrono::seconds{*v};
+  if (auto const v = bounded(vm, "max-input-bytes", 1, std::int64_t{1} << 50))
+    out.max_input_bytes = static_cast<std::uint64_t>(*v);
+  if (auto const v = bounded(vm, "spool-max-bytes", 1, std::int64_t{1} << 50))
+    out.spool_max_bytes = static_cast<std::uint64_t>(*v);
+  if (vm.count("allow-redirect-host") != 0)
+    for (auto const &h :
+         vm["allow-redirect-host"].as<std::vector<std::string>>())
+    {
+      check_not_empty("allow-redirect-host", h);
+      if (h.find_first_of("/:@ ") != std::string::npos)
+        config_error("--allow-redirect-host " + quoted(h) +
+                     ": a host name or address, without scheme, port or "
+                     "path");
+      out.allow_redirect_hosts.push_back(h);
+    }
 }
 
 void bind_retry_options(po::variables_map const &vm, RetryPolicy &out)

@@ -41,7 +41,9 @@ po::options_description options()
     "feed-url", po::value<std::string>()->value_name("TEMPLATE"),
     "where catch-up fetches the source's daily files: a URL (http, https, "
     "file, sftp) or path in which {date} is the business date, "
-    "YYYY-MM-DD; the manifest is next to each file (.manifest.json). No "
+    "YYYY-MM-DD; it must hold {date} at least once and no other brace, "
+    "plain or encoded (%7B, %7D), else exit 78; the manifest is next to each "
+    "file (.manifest.json). No "
     "password in it: credentials come from a netrc file")(
     "deadline", po::value<std::string>()->value_name("HH:MM"),
     "the UTC time of day on D+1 by which business date D should be "
@@ -76,6 +78,14 @@ Bound bind(po::variables_map const &vm)
   if (out.start_date) check_date("start-date", *out.start_date);
   out.feed_url = get(vm, "feed-url");
   if (out.feed_url) check_not_empty("feed-url", *out.feed_url);
+  if (out.feed_url)
+    if (auto const problem = net::feed_template_problem(*out.feed_url);
+        not problem.empty())
+      config_error("--feed-url " + quoted(net::redact_url(*out.feed_url)) +
+                   ": " + problem +
+                   "; write it with {date} where the "
+                   "business date (YYYY-MM-DD) goes, e.g. "
+                   "'https://host/acme/{date}.csv'");
   if (out.feed_url and looks_like_url(*out.feed_url))
     check_input_url("feed-url",
                     net::expand_feed_template(*out.feed_url, "2026-01-01"));

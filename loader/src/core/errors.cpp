@@ -66,7 +66,7 @@ std::vector<ExitCodeInfo> const &exit_codes()
      "`--config` file, a password where a secret may not be, the "
      "same bytes registered for another date, an edited migration, a "
      "schema other than the binary's, an operator action on a batch in "
-     "the wrong state",
+     "the wrong state, an input larger than `--max-input-bytes`",
      "page a human; retrying cannot help", kind_bit(K::config)},
   };
   return table;

@@ -108,7 +108,7 @@ SourceConfig LoadSteps::get_source(std::string const &source)
       "select s.source, s.allow_unknown_columns, s.require_control_totals, "
       "s.feed_url, s.start_date::text, "
       "(select w.business_date::text from ingest.watermark as w "
-      " where w.source = s.source) "
+      " where w.source = s.source), s.retention_days "
       "from ingest.get_source($1) as s",
       source)};
     auto const text = [&r](int i) {
@@ -120,7 +120,8 @@ SourceConfig LoadSteps::get_source(std::string const &source)
             r[2].as<bool>(),
             text(3),
             text(4),
-            text(5)};
+            text(5),
+            r[6].as<int>()};
   }
   catch (...)
   {

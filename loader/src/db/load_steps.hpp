@@ -24,6 +24,8 @@ struct SourceConfig
   std::optional<std::string> start_date; ///< YYYY-MM-DD
   /// The last published business date (ingest.watermark), if any.
   std::optional<std::string> watermark;
+  /// Days a quarantined batch's rows (and its spooled file) are kept.
+  int retention_days = 30;
 };
 
 /// A file-level problem the loader found (record_no 0 = the file/header).

@@ -77,24 +77,30 @@ char const *state_word(LoadReport const &r)
 }
 } // namespace
 
-Result catch_up(std::string const &dsn, CatchUpRequest const &rq,
-                Logger const &run_log, std::ostream &out)
+namespace
 {
-  Logger const log{run_log.with({{"source", rq.source}})};
-  install_interrupt_handlers();
-  db::SourceConfig source;
-  {
-    db::LoadSteps steps{dsn};
-    Retrier retry{rq.retry, log};
-    source = retry.run(
-      "connect",
-      [&] {
-        throw_if_interrupted("connecting");
-        steps.connect();
-        return steps.get_source(rq.source);
-      },
-      [&steps] { steps.disconnect(); });
-  }
+/// The source's settings, read under the run's retry layer.
+db::SourceConfig read_source(std::string const &dsn, CatchUpRequest const &rq,
+                             Logger const &log)
+{
+  db::LoadSteps steps{dsn};
+  Retrier retry{rq.retry, log};
+  return retry.run(
+    "connect",
+    [&] {
+      throw_if_interrupted("connecting");
+      steps.connect();
+      return steps.get_source(rq.source);
+    },
+    [&steps] { steps.disconnect(); });
+}
+
+/// The first business date due: the day after the watermark, else the
+/// start date.  A source without a feed URL or without either date cannot
+/// be caught up (config).
+std::int64_t first_due(CatchUpRequest const &rq,
+                       db::SourceConfig const &source)
+{
   if (not source.feed_url)
     throw LoaderError{ErrorKind::config,
                       "source " + rq.source +
@@ -103,64 +109,96 @@ Result catch_up(std::string const &dsn, CatchUpRequest const &rq,
                         "with: invoice-loader source add " +
                         rq.source +
                         " --feed-url 'https://host/path/{date}.csv'"};
-  std::string const until{rq.until ? *rq.until : yesterday_utc()};
-  std::int64_t first = 0;
+  if (source.watermark) return days_of(*source.watermark) + 1;
+  if (source.start_date) return days_of(*source.start_date);
+  throw LoaderError{ErrorKind::config,
+                    "source " + rq.source +
+                      " has published nothing and "
+                      "has no start date, so catch-up does not know its "
+                      "first business date; load the first one with "
+                      "'invoice-loader load', or set one with: "
+                      "invoice-loader source add " +
+                      rq.source + " --start-date YYYY-MM-DD"};
+}
+
+/// The line when no date is due.
+void nothing_due(CatchUpRequest const &rq, db::SourceConfig const &source,
+                 std::int64_t first, std::string const &until,
+                 std::ostream &out)
+{
   if (source.watermark)
-    first = days_of(*source.watermark) + 1;
-  else if (source.start_date)
-    first = days_of(*source.start_date);
+    out << "nothing to catch up: " << rq.source << " is published up to "
+        << *source.watermark << ", at or after " << until << "\n";
   else
-    throw LoaderError{ErrorKind::config,
-                      "source " + rq.source +
-                        " has published nothing and "
-                        "has no start date, so catch-up does not know its "
-                        "first business date; load the first one with "
-                        "'invoice-loader load', or set one with: "
-                        "invoice-loader source add " +
-                        rq.source + " --start-date YYYY-MM-DD"};
+    out << "nothing to catch up: " << rq.source << " starts on "
+        << date_of(first) << ", after " << until << "\n";
+  out << std::flush;
+}
+
+/// Load one date exactly as `load --source S --business-date D --input URL`
+/// does, and write its line.
+LoadReport load_one(std::string const &dsn, CatchUpRequest const &rq,
+                    std::string const &feed_url, std::string const &date,
+                    Logger const &run_log, std::ostream &out)
+{
+  LoadRequest one;
+  one.source = rq.source;
+  one.business_date = date;
+  one.input = net::expand_feed_template(feed_url, date);
+  one.retry = rq.retry;
+  one.feed = rq.feed;
+  LoadReport report;
+  try
+  {
+    report = load_batch(dsn, one, run_log);
+  }
+  catch (LoaderError const &e)
+  {
+    out << date << " failed (exit " << exit_code_of(e.kind) << ", "
+        << name_of(e.kind) << "): " << one_line(e.what(), false) << "\n"
+        << std::flush;
+    throw;
+  }
+  out << date << " " << state_word(report) << ": "
+      << trimmed(report.result.output) << "\n"
+      << std::flush;
+  return report;
+}
+} // namespace
+
+Result catch_up(std::string const &dsn, CatchUpRequest const &rq,
+                Logger const &run_log, std::ostream &out)
+{
+  Logger const log{run_log.with({{"source", rq.source}})};
+  install_interrupt_handlers();
+  db::SourceConfig const source{read_source(dsn, rq, log)};
+  std::int64_t const first = first_due(rq, source);
+  std::string const until{rq.until ? *rq.until : yesterday_utc()};
   std::int64_t const last = days_of(until);
   log.info("catching up",
            {{"feed", net::redact_url(*source.feed_url)},
             {"watermark", source.watermark ? *source.watermark : "none"},
             {"from", date_of(first)},
-            {"until", until}});
+            {"until", until},
+            {"dry_run", rq.dry_run}});
   if (first > last)
   {
-    if (source.watermark)
-      out << "nothing to catch up: " << rq.source << " is published up to "
-          << *source.watermark << ", at or after " << until << "\n";
-    else
-      out << "nothing to catch up: " << rq.source << " starts on "
-          << date_of(first) << ", after " << until << "\n";
-    out << std::flush;
+    nothing_due(rq, source, first, until, out);
     return {Outcome::done, ""};
   }
   for (std::int64_t day = first; day <= last; ++day)
   {
     throw_if_interrupted("catch-up");
     std::string const date{date_of(day)};
-    LoadRequest one;
-    one.source = rq.source;
-    one.business_date = date;
-    one.input = net::expand_feed_template(*source.feed_url, date);
-    one.retry = rq.retry;
-    one.feed = rq.feed;
-    LoadReport report;
-    try
+    if (rq.dry_run)
     {
-      // Exactly what `load --source S --business-date D --input URL` does.
-      report = load_batch(dsn, one, run_log);
+      out << date << " would fetch "
+          << net::redact_url(net::expand_feed_template(*source.feed_url, date))
+          << "\n";
+      continue;
     }
-    catch (LoaderError const &e)
-    {
-      out << date << " failed (exit " << exit_code_of(e.kind) << ", "
-          << name_of(e.kind) << "): " << one_line(e.what(), false) << "\n"
-          << std::flush;
-      throw;
-    }
-    out << date << " " << state_word(report) << ": "
-        << trimmed(report.result.output) << "\n"
-        << std::flush;
+    LoadReport const report{
+      load_one(dsn, rq, *source.feed_url, date, run_log, out)};
     if (report.result.outcome != Outcome::done)
     {
       log.warn("catch-up stopped at the first date that did not publish",
@@ -170,7 +208,8 @@ Result catch_up(std::string const &dsn, CatchUpRequest const &rq,
       return {report.result.outcome, ""};
     }
   }
-  log.info("caught up", {{"until", until}});
+  out << std::flush;
+  if (not rq.dry_run) log.info("caught up", {{"until", until}});
   return {Outcome::done, ""};
 }
 } // namespace loader::flows

@@ -21,6 +21,9 @@ struct CatchUpRequest
   /// feed options.
   RetryPolicy retry;
   FeedOptions feed;
+  /// --dry-run: write the URL each due date resolves to ("D would fetch
+  /// <url>", userinfo removed) and load nothing.
+  bool dry_run = false;
 };
 
 /// Every business date after the source's watermark (or from its start

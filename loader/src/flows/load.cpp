@@ -14,10 +14,12 @@
 #include "db/load_steps.hpp"
 #include "flows/load_input.hpp"
 #include "flows/load_report.hpp"
+#include "flows/load_spool.hpp"
 #include "flows/load_step.hpp"
 #include "flows/progress.hpp"
 #include "io/file_scan.hpp"
 #include "io/header_map.hpp"
+#include "net/spool_policy.hpp"
 #include "net/transport.hpp"
 
 namespace loader::flows
@@ -47,9 +49,16 @@ public:
   /// spooled file, named by its SHA-256, is the input of both passes.
   void fetch_input()
   {
-    if (not is_url(m_rq.input)) return;
+    if (not is_url(m_rq.input))
+    {
+      check_local_size(m_rq.input, m_rq.feed.max_input_bytes);
+      return;
+    }
     net::remove_stale_temporaries(spool_dir_of(m_rq), std::chrono::hours{24});
-    m_spooled = fetch(m_retry, m_rq.input, "download", m_rq, m_log);
+    Limit const limit{tidy_before_download(m_rq, m_log)};
+    m_spooled = fetch(m_retry, m_rq.input, "download", m_rq, m_log, limit);
+    // A 304 hands back an earlier file: it is in use again.
+    if (m_spooled->not_modified) net::mark_used(m_spooled->path);
     m_in.path = m_spooled->path;
     m_in.file_name = url_file_name(m_rq.input);
   }
@@ -147,6 +156,14 @@ public:
   Result drive_to_the_end();
 
   db::Attempt const &attempt() const noexcept { return m_at; }
+
+  /// The batch ended with outcome: settle its spooled file, if any.
+  void settle_spool(Outcome outcome) const
+  {
+    if (m_spooled)
+      settle_spooled(m_rq, *m_spooled, outcome, m_source.retention_days,
+                     m_log);
+  }
 
 private:
   std::function<void()> reset()
@@ -342,7 +359,9 @@ Result run_load(std::string const &dsn, LoadRequest const &rq,
   if (std::optional<Result> busy{run.register_batch()}) return *busy;
   report.batch_id = run.attempt().batch_id;
   report.already_published = run.attempt().state == BatchState::published;
-  return run.drive_to_the_end();
+  Result result{run.drive_to_the_end()};
+  run.settle_spool(result.outcome);
+  return result;
 }
 
 } // namespace

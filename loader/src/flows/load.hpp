@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/log.hpp"
 #include "core/retry.hpp"
@@ -20,6 +21,15 @@ struct FeedOptions
   std::chrono::seconds connect_timeout{10};
   /// A transfer slower than 1 byte/s for this long is cut (transient).
   std::chrono::seconds low_speed_time{30};
+  /// --max-input-bytes: the largest input a run accepts, downloaded or
+  /// local; a larger one is refused (config) before anything is
+  /// registered.
+  std::uint64_t max_input_bytes = std::uint64_t{10} << 30;
+  /// --spool-max-bytes: the most the spool may hold (net/spool_policy.hpp).
+  std::uint64_t spool_max_bytes = std::uint64_t{32} << 30;
+  /// --allow-redirect-host: hosts a download may be redirected to besides
+  /// its own scheme, host and port.
+  std::vector<std::string> allow_redirect_hosts;
 };
 
 /// `load`: one file of one source for one business date.

@@ -1,5 +1,6 @@
 #include "flows/load_input.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "core/process.hpp"
 #include "flows/progress.hpp"
 #include "io/file_scan.hpp"
+#include "net/spool_policy.hpp"
 
 namespace loader::flows::load_detail
 {
@@ -78,7 +80,24 @@ net::DownloadOptions download_options(LoadRequest const &rq)
   o.transfer.low_speed_time = rq.feed.low_speed_time;
   o.transfer.ca_file = rq.feed.ca_file;
   o.transfer.netrc_file = rq.feed.netrc_file;
+  o.transfer.redirect_hosts = rq.feed.allow_redirect_hosts;
   return o;
+}
+
+void check_local_size(std::string const &path, std::uint64_t max_bytes)
+{
+  struct stat st
+  {};
+  // A missing file is reported by the scan, as before.
+  if (::stat(path.c_str(), &st) != 0 or not S_ISREG(st.st_mode)) return;
+  auto const size = static_cast<std::uint64_t>(st.st_size);
+  if (size > max_bytes)
+    throw LoaderError{ErrorKind::config,
+                      "the input " + path + " is " + std::to_string(size) +
+                        " bytes, larger than the limit of " +
+                        std::to_string(max_bytes) +
+                        " bytes (--max-input-bytes); nothing was "
+                        "registered"};
 }
 
 std::string spool_dir_of(LoadRequest const &rq)
@@ -94,13 +113,28 @@ std::string spool_dir_of(LoadRequest const &rq)
 /// errors end the run at once; not delivered throws NotDelivered.
 net::Downloaded fetch(Retrier &retry, std::string const &url,
                       std::string const &step, LoadRequest const &rq,
-                      Logger const &log)
+                      Logger const &log, Limit const &limit)
 {
   std::string const spool{spool_dir_of(rq)};
   std::string const name{shown(url)};
   return retry.run(step, [&]() -> net::Downloaded {
     throw_if_interrupted("downloading " + name);
     net::DownloadOptions options{download_options(rq)};
+    options.transfer.max_bytes = limit.bytes;
+    options.on_redirect = [&log](long status, std::string const &from,
+                                 std::string const &to) {
+      log.info("following a redirect",
+               {{"http_status", static_cast<std::int64_t>(status)},
+                {"from", from},
+                {"to", to}});
+    };
+    // The transfer ends with the retry budget: a body that keeps trickling
+    // (faster than the low-speed limit) would otherwise run past it.  The
+    // last try, made when the budget is spent, gets one connect timeout.
+    auto const left = retry.remaining();
+    options.transfer.total_timeout =
+      left.count() > 0 ? left
+                       : std::chrono::milliseconds{rq.feed.connect_timeout};
     ProgressLine line{log, "download " + url_file_name(url)};
     // Always set: libcurl's progress callback is also where net/ aborts a
     // transfer on SIGTERM/SIGINT.
@@ -126,6 +160,10 @@ net::Downloaded fetch(Retrier &retry, std::string const &url,
       line.finish();
       throw_if_interrupted("downloading " + name);
       if (e.not_delivered) throw NotDelivered{e.what()};
+      if (e.too_large)
+        throw LoaderError{e.kind, std::string{e.what()} + " (" + limit.name +
+                                    "): not retried, nothing was "
+                                    "registered"};
       if (e.kind == ErrorKind::permission)
         throw LoaderError{e.kind,
                           std::string{e.what()} +
@@ -162,7 +200,9 @@ std::optional<std::string> read_manifest(Retrier &retry, LoadRequest const &rq,
     {
       try
       {
-        local = fetch(retry, *path, "download manifest", rq, log).path;
+        local = fetch(retry, *path, "download manifest", rq, log,
+                      {max_manifest_bytes, "the largest manifest"})
+                  .path;
         break;
       }
       catch (NotDelivered const &nd)
@@ -197,7 +237,11 @@ std::optional<std::string> read_manifest(Retrier &retry, LoadRequest const &rq,
   }
   try
   {
-    return io::read_small_file(local, max_manifest_bytes);
+    std::string text{io::read_small_file(local, max_manifest_bytes)};
+    // The text goes with the batch; a downloaded copy is not needed again.
+    if (is_url(*path))
+      net::release_spooled(spool_dir_of(rq), base_name(local));
+    return text;
   }
   catch (LoaderError const &e)
   {

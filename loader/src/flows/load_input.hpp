@@ -61,16 +61,29 @@ void wait_for(std::string const &path, std::chrono::seconds limit,
 /// Transfer settings of a run (net::TransferOptions).
 net::DownloadOptions download_options(LoadRequest const &rq);
 
+/// A local input larger than max_bytes: LoaderError config, before the
+/// file is read, so that --max-input-bytes means the same for a path as
+/// for a URL.
+void check_local_size(std::string const &path, std::uint64_t max_bytes);
+
 std::string spool_dir_of(LoadRequest const &rq);
+
+/// The largest body a fetch accepts, and what messages call that bound.
+struct Limit
+{
+  std::uint64_t bytes = 0;
+  std::string name;
+};
 
 /// GET url into the spool as step `step` of the run's retry layer: a
 /// transient failure (timeout, reset, cut body, 5xx, 429) is retried
 /// within the budget, Retry-After honoured (the Retrier reads the
 /// failure's LoaderError::retry_after); 401/403 (permission) and configuration
-/// errors end the run at once; not delivered throws NotDelivered.
+/// errors end the run at once; not delivered throws NotDelivered; a body
+/// larger than limit is config (exit 78), its partial file removed.
 net::Downloaded fetch(Retrier &retry, std::string const &url,
                       std::string const &step, LoadRequest const &rq,
-                      Logger const &log);
+                      Logger const &log, Limit const &limit);
 
 /// The manifest text, or nothing (--expect-* given, or a source that does
 /// not require control totals and has none).  A local manifest that is not

@@ -300,6 +300,14 @@ void Easy::check_setopt(CURLoption opt, CURLcode rc) const
                        std::nullopt};
 }
 
+void Easy::retarget(std::string const &url)
+{
+  m_url = url;
+  m_redacted = redact_url(url);
+  m_secrets = secrets_of(url);
+  set(CURLOPT_URL, m_url.c_str());
+}
+
 CURLcode Easy::perform()
 {
   m_errbuf[0] = '\0';

@@ -74,6 +74,8 @@ public:
   std::string header(char const *name) const;
 
   std::string const &redacted_url() const noexcept { return m_redacted; }
+  /// Point the handle at another URL (a redirect followed by hand).
+  void retarget(std::string const &url);
   /// libcurl's message for the last failure (its error buffer, else
   /// curl_easy_strerror), with the URL's userinfo scrubbed.
   std::string error_text(CURLcode code) const;

@@ -1,9 +1,11 @@
 // download(): one GET into the spool, hashed while written, renamed to its
 // SHA-256 only when complete; conditional GET from a sidecar.
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 
 #include <fcntl.h>
@@ -29,6 +31,8 @@ struct Sink
   std::string const *path = nullptr;
   io::Sha256 sha;
   std::uint64_t size = 0;
+  std::uint64_t max_bytes = 0; ///< 0: no limit
+  bool too_large = false;
   int write_errno = 0;
 };
 
@@ -38,6 +42,13 @@ std::size_t on_write(char *p, std::size_t, std::size_t n, void *user)
   long status = 0;
   curl_easy_getinfo(s.h, CURLINFO_RESPONSE_CODE, &status);
   if (status != 0 and (status < 200 or status > 299)) return n;
+  // A body without a Content-Length (or with a false one) is cut here, at
+  // the first chunk that would pass the limit, before it is written.
+  if (s.max_bytes != 0 and n > s.max_bytes - s.size)
+  {
+    s.too_large = true;
+    return 0; // CURLE_WRITE_ERROR
+  }
   for (std::size_t done = 0; done < n;)
   {
     ssize_t const w = ::write(s.fd, p + done, n - done);
@@ -197,6 +208,23 @@ void remember(detail::Easy &easy, std::string const &spool_dir,
   }
 }
 
+/// The body is larger than the limit: refused whatever the retry budget,
+/// since the next try would get the same body.
+[[noreturn]] void throw_too_large(detail::Easy const &easy, Sink const &sink)
+{
+  TransportError e{
+    ErrorKind::config,
+    "GET " + easy.redacted_url() + ": the body is larger than the limit of " +
+      std::to_string(sink.max_bytes) + " bytes; stopped after " +
+      std::to_string(sink.size) + " bytes and removed the partial file",
+    CURLE_FILESIZE_EXCEEDED,
+    easy.response_code(),
+    false,
+    std::nullopt};
+  e.too_large = true;
+  throw e;
+}
+
 /// Run the transfer into the temporary file; throws on a failed one.
 void perform(detail::Easy &easy, Sink &sink, TempFile const &tmp,
              std::string const &scheme, std::string const &url)
@@ -204,12 +232,52 @@ void perform(detail::Easy &easy, Sink &sink, TempFile const &tmp,
   easy.set(CURLOPT_WRITEFUNCTION, on_write);
   easy.set(CURLOPT_WRITEDATA, static_cast<void *>(&sink));
   CURLcode const rc = easy.perform();
+  if ((rc == CURLE_WRITE_ERROR and sink.too_large) or
+      (rc == CURLE_FILESIZE_EXCEEDED and sink.max_bytes != 0))
+    throw_too_large(easy, sink);
   if (rc == CURLE_WRITE_ERROR and sink.write_errno != 0)
     throw_errno(sink.write_errno,
                 "GET " + easy.redacted_url() + ": cannot write " + tmp.path());
   if (rc == CURLE_FILE_COULDNT_READ_FILE and scheme == "file")
     throw_file_url(easy, rc, url);
   if (rc != CURLE_OK) detail::throw_curl(easy, "GET", rc);
+}
+/// While the answer is a redirect: check it against the policy, tell the
+/// caller, and ask the new URL.  A refused redirect or one too many is
+/// config: the same server would answer the same way on a retry.  Bodies
+/// of 3xx answers are never written (on_write).
+void follow_redirects(detail::Easy &easy, Sink &sink, TempFile const &tmp,
+                      DownloadOptions const &options)
+{
+  for (long hops = 0;; ++hops)
+  {
+    long const status = easy.response_code();
+    char *next = nullptr;
+    curl_easy_getinfo(easy.get(), CURLINFO_REDIRECT_URL, &next);
+    if (status < 300 or status > 399 or next == nullptr) return;
+    std::string const target{next};
+    std::string const from{easy.redacted_url()};
+    auto const refused = [&](std::string const &why) {
+      throw TransportError{ErrorKind::config,
+                           "GET " + from + ": redirect (HTTP " +
+                             std::to_string(status) + ") to " +
+                             redact_url(target) + " refused: " + why,
+                           CURLE_TOO_MANY_REDIRECTS,
+                           status,
+                           false,
+                           std::nullopt};
+    };
+    if (hops >= options.transfer.max_redirects)
+      refused("more than " + std::to_string(options.transfer.max_redirects) +
+              " redirects");
+    std::string const problem{
+      redirect_problem(from, target, options.transfer.redirect_hosts)};
+    if (not problem.empty()) refused(problem);
+    if (options.on_redirect)
+      options.on_redirect(status, from, redact_url(target));
+    easy.retarget(target);
+    perform(easy, sink, tmp, "http", target);
+  }
 }
 } // namespace
 
@@ -221,16 +289,9 @@ Downloaded download(std::string const &url, std::string const &spool_dir,
 
   prepare_spool(spool_dir);
 
+  // Redirects are followed by hand (follow_redirects), never by libcurl.
   detail::Easy easy{url, options.transfer,
                     detail::allowed({"http", "https", "file", "sftp"})};
-  if (is_http and options.transfer.max_redirects > 0)
-  {
-    easy.set(CURLOPT_FOLLOWLOCATION, 1L);
-    easy.set(CURLOPT_MAXREDIRS, options.transfer.max_redirects);
-    // Never from https down to http, never to file:// or elsewhere.
-    easy.set(CURLOPT_REDIR_PROTOCOLS_STR,
-             scheme == "https" ? "https" : "http,https");
-  }
 
   // Conditional GET: only when the earlier file is still in the spool.
   std::string const meta_path = sidecar_path(spool_dir, url);
@@ -246,7 +307,14 @@ Downloaded download(std::string const &url, std::string const &spool_dir,
   sink.h = easy.get();
   sink.fd = tmp.fd();
   sink.path = &tmp.path();
+  sink.max_bytes = options.transfer.max_bytes;
+  // A declared Content-Length above the limit is refused before the body.
+  if (sink.max_bytes != 0)
+    easy.set(CURLOPT_MAXFILESIZE_LARGE,
+             static_cast<curl_off_t>(std::min<std::uint64_t>(
+               sink.max_bytes, std::numeric_limits<curl_off_t>::max())));
   perform(easy, sink, tmp, scheme, url);
+  if (is_http) follow_redirects(easy, sink, tmp, options);
 
   long const status = easy.response_code();
   Downloaded out;

@@ -42,9 +42,18 @@ struct TransferOptions
   std::string netrc_file;
   /// known_hosts for sftp://; empty: $HOME/.ssh/known_hosts.
   std::string ssh_known_hosts;
-  /// GET only: redirects followed, same or stronger scheme (https stays
-  /// https).  POST and SMTP never follow redirects.
+  /// GET only: redirects followed, each by hand and only by policy: to the
+  /// same scheme, host and port, or to a host of redirect_hosts (http or
+  /// https, never from https down to http).  POST and SMTP never follow
+  /// redirects.
   long max_redirects = 5;
+  /// Hosts a GET may also be redirected to (--allow-redirect-host).
+  std::vector<std::string> redirect_hosts;
+  /// GET only: the largest body accepted, in bytes; 0 means no limit.  A
+  /// declared Content-Length above it is refused before any byte is
+  /// written, and a body without (or with a false) length is cut as soon
+  /// as it passes the limit.
+  std::uint64_t max_bytes = 0;
   /// Optional: libcurl's informational text and the headers sent and
   /// received, one line per call, with Authorization, Cookie and SMTP AUTH
   /// values replaced by "[redacted]".  Bodies are never passed.
@@ -75,6 +84,7 @@ struct TransportError : LoaderError
   int curl_code;      ///< CURLcode; 0 when the transfer worked but HTTP failed
   long http_status;   ///< the server's final status, 0 when none
   bool not_delivered; ///< see above
+  bool too_large = false; ///< the body passed TransferOptions::max_bytes
   // The server's Retry-After (429, 503, ...) is LoaderError::retry_after.
 };
 
@@ -97,14 +107,27 @@ struct DownloadOptions
   /// Send If-None-Match / If-Modified-Since from the sidecar of an earlier
   /// download of this URL whose spooled file is still there.
   bool conditional = true;
+  /// Optional: told of every redirect followed (status, from, to; both
+  /// URLs without userinfo), for the run's log.
+  std::function<void(long status, std::string const &from,
+                     std::string const &to)>
+    on_redirect;
 };
+
+/// Why a redirect from `from` to `to` is refused, or "" when the policy
+/// follows it: the same scheme, host and port; or a host of allowed_hosts
+/// (case-insensitive) over http or https, never from https down to http.
+std::string redirect_problem(std::string const &from, std::string const &to,
+                             std::vector<std::string> const &allowed_hosts);
 
 /// GET url (http, https, file, sftp where libcurl has it) into spool_dir
 /// (created if missing, mode 0700).  The body is written to a temporary
 /// file in spool_dir while it is hashed, checked against Content-Length,
 /// fsynced and renamed to its SHA-256; only that complete file is ever
 /// returned.  Any failure leaves no file behind and throws TransportError:
-/// a cut body (curl 18) or a Content-Length mismatch is transient.
+/// a cut body (curl 18) or a Content-Length mismatch is transient; a body
+/// larger than transfer.max_bytes is config (the same file would be as
+/// large on every retry) with too_large set.
 ///
 /// Conditional GET: validators of the last 200 are kept in
 /// <spool_dir>/<sha256 of the redacted URL>.meta (key=value lines); a 304
@@ -193,6 +216,13 @@ std::string scheme_of(std::string const &url);
 /// (YYYY-MM-DD, which needs no URL encoding).
 std::string expand_feed_template(std::string const &url_template,
                                  std::string const &business_date);
+
+/// What is wrong with a feed URL template, or "" when nothing is: it must
+/// hold the placeholder "{date}" at least once and no other brace, written
+/// ("{DATE}", "{day}", an unclosed "{date") or percent-encoded ("%7B",
+/// "%7D"), since catch-up would otherwise fetch the same literal URL for
+/// every business date.
+std::string feed_template_problem(std::string const &url_template);
 
 /// The manifest next to an input: "<url>.manifest.json"
 /// (docs/reference/input-file.md), the suffix added to the URL's path so

@@ -3,6 +3,8 @@
 #include <cctype>
 #include <cstdlib>
 #include <ctime>
+#include <optional>
+#include <utility>
 
 #include <unistd.h>
 
@@ -77,6 +79,94 @@ std::string expand_feed_template(std::string const &url_template,
        pos = out.find(marker, pos + business_date.size()))
     out.replace(pos, marker.size(), business_date);
   return out;
+}
+
+std::string feed_template_problem(std::string const &t)
+{
+  static std::string const marker = "{date}";
+  std::size_t found = 0;
+  for (std::size_t i = 0; i < t.size(); ++i)
+  {
+    if (t.compare(i, marker.size(), marker) == 0)
+    {
+      ++found;
+      i += marker.size() - 1;
+      continue;
+    }
+    if (t[i] == '{')
+    {
+      auto const close = t.find('}', i);
+      if (close == std::string::npos)
+        return "an unclosed '{' at character " + std::to_string(i + 1) +
+               " (the only placeholder is {date})";
+      return "the placeholder '" + t.substr(i, close - i + 1) +
+             "' is not {date} (the only placeholder, in lower case)";
+    }
+    if (t[i] == '}')
+      return "a '}' without its '{' at character " + std::to_string(i + 1);
+    if (t[i] == '%' and i + 2 < t.size() and t[i + 1] == '7')
+    {
+      char const c = static_cast<char>(
+        std::tolower(static_cast<unsigned char>(t[i + 2])));
+      if (c == 'b' or c == 'd')
+        return "an encoded brace '" + t.substr(i, 3) +
+               "' (write the placeholder as {date}, not encoded)";
+    }
+  }
+  if (found == 0)
+    return "no {date} placeholder, so every business date would fetch the "
+           "same file";
+  return {};
+}
+
+namespace
+{
+struct Origin
+{
+  std::string scheme, host, port;
+};
+
+std::optional<Origin> origin_of(std::string const &url)
+{
+  detail::UrlHandle u{curl_url()};
+  if (not u or curl_url_set(u.get(), CURLUPART_URL, url.c_str(),
+                            CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK)
+    return std::nullopt;
+  Origin o;
+  for (auto [part, out] : {std::pair{CURLUPART_SCHEME, &o.scheme},
+                           std::pair{CURLUPART_HOST, &o.host},
+                           std::pair{CURLUPART_PORT, &o.port}})
+  {
+    char *v = nullptr;
+    // file:// has no host and no port: left empty.
+    if (curl_url_get(u.get(), part, &v,
+                     part == CURLUPART_PORT ? CURLU_DEFAULT_PORT : 0) ==
+          CURLUE_OK and
+        v != nullptr)
+      *out = lower(v);
+    curl_free(v);
+  }
+  return o;
+}
+} // namespace
+
+std::string redirect_problem(std::string const &from, std::string const &to,
+                             std::vector<std::string> const &allowed_hosts)
+{
+  auto const a = origin_of(from);
+  auto const b = origin_of(to);
+  if (not a or not b) return "not a URL";
+  if (a->scheme == b->scheme and a->host == b->host and a->port == b->port)
+    return {};
+  bool const web = b->scheme == "https" or
+                   (b->scheme == "http" and a->scheme == "http");
+  if (not web)
+    return "the scheme changes from " + a->scheme + " to " + b->scheme +
+           " (only http to https, or the same scheme, may be followed)";
+  for (auto const &h : allowed_hosts)
+    if (lower(h) == b->host) return {};
+  return "another scheme, host or port (" + b->scheme + "://" + b->host + ":" +
+         b->port + "); allow the host with --allow-redirect-host " + b->host;
 }
 
 std::string manifest_url_for(std::string const &input)
