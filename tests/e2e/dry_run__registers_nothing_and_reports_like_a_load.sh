@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# load --dry-run (issue 13 item 4): read, checksum, stage, validate and
+# load --dry-run: read, checksum, stage, validate and
 # reconcile in one transaction that is rolled back: nothing registered,
 # exit 0 for a file that would publish, 65 with the same rejection lines
 # as a real load for one that would be quarantined.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# catch-up (CONTRACT 6): every business date after the watermark (from the
+# catch-up: every business date after the watermark (from the
 # start date at first) up to --until, in order, through the feed URL
 # template, each loaded exactly as `load` would, stopping at the first date
 # that does not publish.  Five dates, a 503 on the third (retried), the

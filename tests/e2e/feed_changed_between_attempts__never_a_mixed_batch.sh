@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The sender replaces a file while the loader is fetching it (CONTRACT
-# 6.4: "a partial download is never registered").  Each try downloads one
+# The sender replaces a file while the loader is fetching it (a partial
+# download is never registered).  Each try downloads one
 # whole response into a temporary spool file that is named by its SHA-256
 # only once complete, so a batch is always one version's bytes, never half
 # of each: a body cut in the middle of version A, then version B served

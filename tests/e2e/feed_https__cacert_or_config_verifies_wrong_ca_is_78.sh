@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# HTTPS feeds (CONTRACT 6.4): the server's certificate is verified against
+# HTTPS feeds: the server's certificate is verified against
 # --cacert (or the [load] section of a --config file, mode 0600); a CA that
 # did not sign it, or the system's CAs, refuse the server as a
 # configuration error (exit 78) before any request reaches it, nothing

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Answers that no retry within the run can change end it after ONE request
-# (CONTRACT 6.4, 7): 401/403 exit 77 (a credential needs a person), 404/410
+# (docs/reference/exit-codes.md): 401/403 exit 77 (a credential needs a person), 404/410
 # exit 75 (not delivered yet: rerun later), other 4xx exit 78; nothing is
 # registered and nothing is left in the spool.  A missing manifest URL is
 # "not delivered" too (--wait-for-manifest asks again until it is there).  A file:// URL loads like any other.  No line names

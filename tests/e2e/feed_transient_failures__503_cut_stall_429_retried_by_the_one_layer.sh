@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A URL input's transient failures are retried by the load's one retry
-# layer (CONTRACT 6.4, DESIGN decision 4), and only there: the server's
+# layer (docs/design/architecture.md), and only there: the server's
 # request count is exactly one per try.  503 twice then 200; a body cut in
 # the middle once; a stall that trips --low-speed-time; 429 with
 # Retry-After: 1 (the wait is logged with the server's value).  Each ends

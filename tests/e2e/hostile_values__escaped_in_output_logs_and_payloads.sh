@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# A supplier's file cannot forge log lines or send terminal escapes (issue
-# 14 item 5): values with control characters (an ESC colour sequence in an
+# A supplier's file cannot forge log lines or send terminal escapes:
+# values with control characters (an ESC colour sequence in an
 # invoice number, a newline plus a fake log line in a currency) are
 # rejected, and the rejection report on stdout, the log lines on stderr
 # (text and JSON), ingest.rejection and the outbox payload hold them as

@@ -69,7 +69,7 @@ published_state() {
 watermark_of() { q "select coalesce((select business_date::text from ingest.watermark where source = '$1'), 'none')"; }
 notifications() { q "select count(*) from ingest.notification where kind = '$1'"; }
 
-# check_invariants: the fault suite's checker (RELIABILITY.md section 4.1),
+# check_invariants: the fault suite's checker (docs/reference/faults.md),
 # run after recovery.  Fails the test on the first broken invariant:
 #   I1 every published invoice once: reporting.invoice holds exactly the
 #      current ISSUED versions, no key twice, versions contiguous per batch;
@@ -246,14 +246,14 @@ release_lock() {
 # starts by deleting the batch's rows of that table, and waits for the
 # lock (nothing before validation writes it), so a fault test can inject
 # its fault while the loader is inside validation however fast validation
-# is: since issue 15 a 60,000-record validation takes tens of
+# is: a 60,000-record validation now takes tens of
 # milliseconds, less than the 50 ms polls of those tests could count on.
 # (It held ingest.rejection_row until validation stopped writing
 # rejections for a batch with none.)  release_validation ends it.
 hold_validation() { hold_lock validation staging.key_version share "$@"; }
 release_validation() { release_lock validation; }
 
-# --- issue 14: clusters of a test's own, locales, the fault proxy -------
+# --- clusters of a test's own, locales, the fault proxy ----------------
 
 # as_server CMD...: run CMD as the server's user (postgres when we are
 # root: initdb and pg_ctl refuse root), from a directory it can read.

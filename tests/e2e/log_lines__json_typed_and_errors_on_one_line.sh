@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What log shippers and on-call engineers read (issue 13 item 6): under
+# What log shippers and on-call engineers read: under
 # --log-format json every stderr line is one JSON object with the run id,
 # the batch's source and business date, typed numbers and the merge counts
 # as an object; a usage error is a JSON line too; the summary is on

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# A missing manifest means the delivery is not complete (CONTRACT section
-# 3): exit 66 and nothing registered; once it is there, the same file
+# A missing manifest means the delivery is not complete
+# (docs/reference/input-file.md): exit 66 and nothing registered; once it is there, the same file
 # loads.  --wait-for-manifest polls for one that arrives late.
 source "$(dirname "$0")/lib.sh"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Recovery with the real binary and login roles only (CONTRACT.md 6.1): the
+# Recovery with the real binary and login roles only (docs/guide/recover.md): the
 # operator's replay and revert are called in SQL as the invoice_operator
 # login (the replay/revert commands of the CLI call the same functions),
 # every load runs as invoice_loader.
@@ -123,7 +123,7 @@ expect_eq "reverted: versions kept in history" 20 \
 
 # 4. the same bytes need a replay; a corrected file loads normally
 load --source acme-erp --business-date 2026-11-28 --input "$csv"
-expect_rc 78   # CONTRACT 6.1: a reverted batch without a replay
+expect_rc 78   # a reverted batch without a replay
 expect_output_has "an operator must replay it"
 expect_eq "no replay: still reverted, nothing shown" "reverted|0 invoices, 0 gross" \
   "$(q "select state from ingest.batch where batch_id = $batch")|$(published_state)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every command but migrate checks the schema first (issue 13): an
+# Every command but migrate checks the schema first: an
 # unmigrated database or one older than the binary exits 78 with "run
 # `invoice-loader migrate`", a newer one exits 78 naming both versions;
 # --version names the commit and the schema the binary expects, and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# status that tells the truth (issue 13 item 5): an unknown batch or source
+# status that tells the truth: an unknown batch or source
 # exits 78; last_error is empty once a batch is published; --state,
 # --since and --limit filter; a blocked source gets a "next action" line
 # naming the command; --format prometheus is valid textfile format with

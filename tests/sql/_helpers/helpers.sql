@@ -33,7 +33,7 @@ as $$
                'gross_amount', 'description']
 $$;
 
--- The business date most tests load (CONTRACT.md's example).
+-- The business date most tests load (the sample's).
 create function tests.d()
 returns date
 language sql
@@ -82,7 +82,7 @@ as $$
   from pg_catalog.generate_series(1, p_count) as i
 $$;
 
--- A manifest (CONTRACT.md section 3) as the loader reads it from disk.
+-- A manifest (docs/reference/input-file.md) as the loader reads it from disk.
 create function tests.manifest(
   p_source        text,
   p_business_date date,

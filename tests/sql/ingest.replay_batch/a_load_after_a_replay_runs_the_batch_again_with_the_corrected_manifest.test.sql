@@ -1,4 +1,4 @@
--- ingest.replay_batch + the next load (CONTRACT.md 6.1), the sender's
+-- ingest.replay_batch + the next load (docs/guide/recover.md), the sender's
 -- corrected manifest: a batch quarantined because its manifest's control
 -- total was wrong is replayed; the next load of the same bytes consumes the
 -- authorization in begin_attempt, starts a new attempt from received with

@@ -1,5 +1,5 @@
 -- A load of a quarantined batch with no unused replay authorization
--- (CONTRACT.md 6.1: exit 65, nothing changed): begin_attempt returns the
+-- (exit 65, nothing changed): begin_attempt returns the
 -- batch quarantined, opens an attempt and changes nothing else: no event,
 -- the control totals and the rejections stay, no notification is added.
 begin;

@@ -1,5 +1,5 @@
 -- ingest.validate_batch, rule reconcile.net_total: the manifest's optional
--- net_total (CONTRACT.md section 3) is the sum of net_amount over every
+-- net_total (docs/reference/input-file.md) is the sum of net_amount over every
 -- record of the file.  The seed file (net 3,360.00, tax 840.00, gross
 -- 4,200.00): with net_total 3360.00 it is validated; with 3359.99 it is
 -- quarantined with reconcile.net_total on the whole file and nothing kept;

@@ -1,5 +1,5 @@
 -- ingest.validate_batch, rule reconcile.tax_total: the manifest's optional
--- tax_total (CONTRACT.md section 3) is the sum of tax_amount over every
+-- tax_total (docs/reference/input-file.md) is the sum of tax_amount over every
 -- record of the file.  The seed file (net 3,360.00, tax 840.00, gross
 -- 4,200.00): with tax_total 840.00 it is validated; with 840.01 it is
 -- quarantined with reconcile.tax_total on the whole file and nothing kept;
