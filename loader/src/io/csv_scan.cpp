@@ -107,6 +107,152 @@ void CsvScanner::feed(char const *data, std::size_t size)
   scan(data + i, size - i);
 }
 
+// The checks of a byte the fast path did not take, at data offset i of the
+// current chunk: blank lines inside the data, NUL, UTF-8, a line that is
+// only \. (COPY's end marker), the record size limit.  False: the scan
+// failed (m_issue is set).  This and advance() are forced inline: they
+// run for every delimiter, quote and line end, inside scan()'s loop.
+[[gnu::always_inline]] inline bool CsvScanner::check_byte(unsigned char c,
+                                                          std::size_t i)
+{
+  // Blank lines followed by anything but more blank lines (LF, or CR
+  // then LF) are in the middle of the data.  They are pending only at
+  // the start of a record, which is the start of a line: the fast path
+  // never runs there (m_line is ln_start).
+  if (m_blank_lines != 0 and c != '\n' and
+      not(c == '\r' and m_state == st_field_start))
+  {
+    fail_blank_lines();
+    return false;
+  }
+  if (c == 0)
+  {
+    fail(CsvProblem::nul_byte, record_name(current_record()) +
+                                 " contains a NUL byte (file "
+                                 "offset " +
+                                 std::to_string(m_offset + i) + ")");
+    return false;
+  }
+
+  if (not m_utf8.idle() or c >= 0x80)
+  {
+    if (m_utf8.step(c) == Utf8Decoder::Step::invalid)
+    {
+      fail(CsvProblem::invalid_utf8, record_name(current_record()) +
+                                       " is not valid UTF-8: "
+                                       "unexpected byte " +
+                                       hex_byte(c) + " at file offset " +
+                                       std::to_string(m_offset + i));
+      return false;
+    }
+  }
+
+  if (c == '\n')
+  {
+    if (m_line == ln_dot or m_line == ln_dot_cr)
+    {
+      fail(CsvProblem::end_marker,
+           record_name(current_record()) +
+             " contains a line that is "
+             "only \\., which PostgreSQL COPY reads as the end of the data");
+      return false;
+    }
+    m_line = ln_start;
+    ++m_lines_ended;
+  }
+  else if (m_line != ln_other)
+  {
+    if (m_line == ln_start and c == '\\')
+      m_line = ln_backslash;
+    else if (m_line == ln_backslash and c == '.')
+      m_line = ln_dot;
+    else if (m_line == ln_dot and c == '\r')
+      m_line = ln_dot_cr;
+    else
+      m_line = ln_other;
+  }
+
+  // Everything but a line terminator outside quotes is record content.
+  if (m_state == st_quoted or (c != '\n' and c != '\r'))
+  {
+    if (m_record_len >= m_limits.max_record_bytes)
+    {
+      fail(CsvProblem::record_too_long,
+           record_name(current_record()) + " is longer than " +
+             std::to_string(m_limits.max_record_bytes) + " bytes");
+      return false;
+    }
+    ++m_record_len;
+  }
+  return true;
+}
+
+// The quoting state machine, one byte: RFC 4180 fields, CRLF or LF
+// records.  Says whether the byte ends a record (and how) or the scan
+// failed (m_issue is set).
+[[gnu::always_inline]] inline CsvScanner::Next CsvScanner::advance(
+  unsigned char c)
+{
+  switch (m_state)
+  {
+  case st_field_start:
+    if (c == '"')
+    {
+      m_state = st_quoted;
+      return Next::more;
+    }
+    m_state = st_unquoted;
+    [[fallthrough]];
+  case st_unquoted:
+    if (c == ',')
+    {
+      ++m_fields;
+      m_state = st_field_start;
+    }
+    else if (c == '"')
+    {
+      fail(CsvProblem::quoting,
+           record_name(current_record()) +
+             " has a quote inside an "
+             "unquoted field (quote the whole field and double the quote)");
+      return Next::failed;
+    }
+    else if (c == '\r') { m_state = st_cr; }
+    else if (c == '\n') { return Next::record_lf; }
+    return Next::more;
+  case st_quoted:
+    if (c == '"') m_state = st_quote_seen;
+    return Next::more;
+  case st_quote_seen:
+    if (c == '"') { m_state = st_quoted; }
+    else if (c == ',')
+    {
+      ++m_fields;
+      m_state = st_field_start;
+    }
+    else if (c == '\r') { m_state = st_cr; }
+    else if (c == '\n') { return Next::record_lf; }
+    else
+    {
+      fail(CsvProblem::quoting, record_name(current_record()) +
+                                  " has text after the closing "
+                                  "quote of a field");
+      return Next::failed;
+    }
+    return Next::more;
+  case st_cr:
+    if (c != '\n')
+    {
+      fail(CsvProblem::line_endings, record_name(current_record()) +
+                                       " contains a carriage return "
+                                       "that is not followed by a line feed");
+      return Next::failed;
+    }
+    return Next::record_crlf;
+  }
+  return Next::more;
+}
+
 void CsvScanner::scan(char const *data, std::size_t size)
 {
   auto const *const p = reinterpret_cast<unsigned char const *>(data);
@@ -154,143 +300,13 @@ void CsvScanner::scan(char const *data, std::size_t size)
     }
 
     unsigned char const c = p[i];
-    // Blank lines followed by anything but more blank lines (LF, or CR
-    // then LF) are in the middle of the data.  They are pending only at
-    // the start of a record, which is the start of a line: the fast path
-    // above never runs there (m_line is ln_start).
-    if (m_blank_lines != 0 and c != '\n' and
-        not(c == '\r' and m_state == st_field_start))
+    if (not check_byte(c, i)) return;
+    Next const next = advance(c);
+    if (next == Next::failed) return;
+    if (next != Next::more)
     {
-      fail_blank_lines();
-      return;
-    }
-    if (c == 0)
-    {
-      fail(CsvProblem::nul_byte, record_name(current_record()) +
-                                   " contains a NUL byte (file "
-                                   "offset " +
-                                   std::to_string(m_offset + i) + ")");
-      return;
-    }
-
-    if (not m_utf8.idle() or c >= 0x80)
-    {
-      if (m_utf8.step(c) == Utf8Decoder::Step::invalid)
-      {
-        fail(CsvProblem::invalid_utf8, record_name(current_record()) +
-                                         " is not valid UTF-8: "
-                                         "unexpected byte " +
-                                         hex_byte(c) + " at file offset " +
-                                         std::to_string(m_offset + i));
-        return;
-      }
-    }
-
-    if (c == '\n')
-    {
-      if (m_line == ln_dot or m_line == ln_dot_cr)
-      {
-        fail(CsvProblem::end_marker,
-             record_name(current_record()) +
-               " contains a line that is "
-               "only \\., which PostgreSQL COPY reads as the end of the data");
-        return;
-      }
-      m_line = ln_start;
-      ++m_lines_ended;
-    }
-    else if (m_line != ln_other)
-    {
-      if (m_line == ln_start and c == '\\')
-        m_line = ln_backslash;
-      else if (m_line == ln_backslash and c == '.')
-        m_line = ln_dot;
-      else if (m_line == ln_dot and c == '\r')
-        m_line = ln_dot_cr;
-      else
-        m_line = ln_other;
-    }
-
-    // Everything but a line terminator outside quotes is record content.
-    if (m_state == st_quoted or (c != '\n' and c != '\r'))
-    {
-      if (m_record_len >= max)
-      {
-        fail(CsvProblem::record_too_long, record_name(current_record()) +
-                                            " is longer than " +
-                                            std::to_string(max) + " bytes");
-        return;
-      }
-      ++m_record_len;
-    }
-
-    switch (m_state)
-    {
-    case st_field_start:
-      if (c == '"')
-      {
-        m_state = st_quoted;
-        break;
-      }
-      m_state = st_unquoted;
-      [[fallthrough]];
-    case st_unquoted:
-      if (c == ',')
-      {
-        ++m_fields;
-        m_state = st_field_start;
-      }
-      else if (c == '"')
-      {
-        fail(CsvProblem::quoting,
-             record_name(current_record()) +
-               " has a quote inside an "
-               "unquoted field (quote the whole field and double the quote)");
-        return;
-      }
-      else if (c == '\r') { m_state = st_cr; }
-      else if (c == '\n')
-      {
-        end_here(i, false);
-        if (m_issue) return;
-      }
-      break;
-    case st_quoted:
-      if (c == '"') m_state = st_quote_seen;
-      break;
-    case st_quote_seen:
-      if (c == '"') { m_state = st_quoted; }
-      else if (c == ',')
-      {
-        ++m_fields;
-        m_state = st_field_start;
-      }
-      else if (c == '\r') { m_state = st_cr; }
-      else if (c == '\n')
-      {
-        end_here(i, false);
-        if (m_issue) return;
-      }
-      else
-      {
-        fail(CsvProblem::quoting, record_name(current_record()) +
-                                    " has text after the closing "
-                                    "quote of a field");
-        return;
-      }
-      break;
-    case st_cr:
-      if (c != '\n')
-      {
-        fail(CsvProblem::line_endings,
-             record_name(current_record()) +
-               " contains a carriage return "
-               "that is not followed by a line feed");
-        return;
-      }
-      end_here(i, true);
+      end_here(i, next == Next::record_crlf);
       if (m_issue) return;
-      break;
     }
     ++i;
   }

@@ -83,7 +83,17 @@ public:
   std::uint64_t bytes() const noexcept; ///< bytes fed, BOM included
 
 private:
+  /// What a byte did to the record (CsvScanner::advance).
+  enum class Next
+  {
+    more,        ///< the record goes on
+    record_lf,   ///< a LF ended it
+    record_crlf, ///< a CR LF ended it
+    failed       ///< the scan failed; m_issue says why
+  };
   void scan(char const *data, std::size_t size);
+  bool check_byte(unsigned char c, std::size_t i);
+  Next advance(unsigned char c);
   void end_record(std::string_view raw, bool terminated, bool crlf);
   void end_header(std::string_view raw);
   void fail(CsvProblem problem, std::string detail);
