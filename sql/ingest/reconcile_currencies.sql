@@ -1,7 +1,9 @@
 -- ingest.reconcile_currencies: the reconciliation problems of a staged
 -- batch that depend on its currencies (docs/reference/input-file.md),
--- over every staged record (accepted and rejected alike, so that partial
--- policy proves the file, not what it keeps):
+-- from its totals per currency over every staged record (accepted and
+-- rejected alike, so that partial policy proves the file, not what it
+-- keeps; validate_batch reads them, ingest.staged_currency_totals, before
+-- the rejected records leave staging):
 -- - a file of several currencies whose manifest gives a single
 --   control_total, net_total or tax_total: a sum across currencies means
 --   nothing, rule reconcile.control_total_needs_currency, naming the
@@ -10,15 +12,18 @@
 --   ingest.parse_manifest): every currency in the file must be there with
 --   the sum of its records, and no other; rules reconcile.control_total,
 --   reconcile.net_total, reconcile.tax_total, naming the currency.  A
---   record without a currency, or with an amount that is not readable,
---   leaves its currency's total unproven.
--- p_multi: the file has more than one currency (ingest.staged_totals).
+--   record with an amount that is not readable leaves its currency's
+--   total unproven.  A record whose currency is missing or not a code of
+--   ingest.currency belongs to no currency's total (its own rule,
+--   currency.missing or currency.unknown, rejects it).
+-- p_totals: the rows of ingest.staged_currency_totals as a jsonb array
+-- (NULL when not read: one currency and no totals per currency).
+-- p_multi: the file has records in more than one known currency.
 -- Returns a jsonb array of rejection reasons (record_no 0), empty when
--- fine; reads nothing when the file has one currency and the manifest
--- gives no totals per currency.
+-- fine.
 -- Internal: no EXECUTE grants.
 -- Errors: none.
-create or replace function ingest.reconcile_currencies(p_batch_id bigint, p_manifest jsonb,
+create or replace function ingest.reconcile_currencies(p_totals jsonb, p_manifest jsonb,
                                                        p_multi boolean)
 returns jsonb
 language plpgsql
@@ -37,10 +42,14 @@ begin
      and not coalesce(p_manifest ?| array['control_totals', 'net_totals', 'tax_totals'], false) then
     return v_reasons;
   end if;
-  select coalesce(jsonb_agg(to_jsonb(t) order by t.currency), '[]'),
-         string_agg(coalesce(nullif(t.currency, ''), '(none)'), ', ' order by t.currency)
-    into v_totals, v_found
-  from ingest.staged_currency_totals(p_batch_id) as t;
+  v_totals := coalesce(p_totals, '[]');
+  select string_agg(coalesce(nullif(t ->> 'currency', ''), '(none)'), ', '
+                    order by t ->> 'currency')
+    into v_found
+  from jsonb_array_elements(v_totals) as t;
+  select coalesce(jsonb_agg(t), '[]') into v_totals
+  from jsonb_array_elements(v_totals) as t
+  where exists (select from ingest.currency as k where k.code = t ->> 'currency');
 
   foreach v_part in array array['control', 'net', 'tax'] loop
     -- the single form, on a file of several currencies
@@ -67,12 +76,7 @@ begin
                  from jsonb_each(v_expect) as e) as m on m.code = f.currency
       order by 1
     loop
-      if v_row.code = '' then
-        v_reasons := v_reasons || jsonb_build_object('rule', 'reconcile.' || v_part || '_total',
-          'record_no', 0,
-          'detail', format('%s records have no currency; %s_totals cannot be proven',
-                           v_row.records, v_part));
-      elsif v_row.expected is null then
+      if v_row.expected is null then
         v_reasons := v_reasons || jsonb_build_object('rule', 'reconcile.' || v_part || '_total',
           'record_no', 0,
           'detail', format('the file has %s records in %s; the manifest''s %s_totals has no %s',
@@ -101,6 +105,6 @@ begin
   return v_reasons;
 end;
 $$;
-comment on function ingest.reconcile_currencies(bigint, jsonb, boolean) is
+comment on function ingest.reconcile_currencies(jsonb, jsonb, boolean) is
   E'Reconciliation problems of a staged batch that depend on its currencies: a single total on a file of several, totals per currency that differ.\nErrors: none.';
-revoke all on function ingest.reconcile_currencies(bigint, jsonb, boolean) from public;
+revoke all on function ingest.reconcile_currencies(jsonb, jsonb, boolean) from public;
