@@ -19,8 +19,8 @@
 -- p_totals: the rows of ingest.staged_currency_totals as a jsonb array
 -- (NULL when not read: one currency and no totals per currency).
 -- p_multi: the file has records in more than one known currency.
--- Returns a jsonb array of rejection reasons (record_no 0), empty when
--- fine.
+-- Returns a jsonb array of rejection reasons (record_no 0), one per rule
+-- with the details of every currency joined by "; ", empty when fine.
 -- Internal: no EXECUTE grants.
 -- Errors: none.
 create or replace function ingest.reconcile_currencies(p_totals jsonb, p_manifest jsonb,
@@ -102,6 +102,14 @@ begin
       end if;
     end loop;
   end loop;
+  -- one reason per rule (a batch keeps one rejection per record and
+  -- rule), naming every currency that failed it
+  select coalesce(jsonb_agg(jsonb_build_object('rule', g.rule, 'record_no', 0,
+                                               'detail', g.detail) order by g.rule), '[]')
+    into v_reasons
+  from (select r ->> 'rule' as rule, string_agg(r ->> 'detail', '; ' order by o) as detail
+        from jsonb_array_elements(v_reasons) with ordinality as e(r, o)
+        group by r ->> 'rule') as g;
   return v_reasons;
 end;
 $$;
