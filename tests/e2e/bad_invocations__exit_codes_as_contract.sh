@@ -17,6 +17,13 @@ load --source acme-erp --business-date 2026-02-30 --input "$csv"
 expect_rc 78
 load --business-date 2026-11-28 --input "$csv"
 expect_rc 64
+# --expect-total is a plain decimal or CODE=X with an upper-case code: a
+# lower-case code is refused before anything is registered.
+load --source acme-erp --business-date 2026-11-28 --input "$csv" --expect-count 20 \
+  --expect-total eur=4200.00
+expect_rc 78
+expect_output_has "CODE=X"
+expect_eq "batches after a refused --expect-total" 0 "$(q "select count(*) from ingest.batch")"
 run invoice_loader frobnicate
 expect_rc 64
 set +e
