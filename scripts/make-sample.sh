@@ -9,6 +9,8 @@
 #   OUT_DIR/acme-erp_<date>.csv.manifest.json   {"source", "business_date",
 #                                                "record_count": 20,
 #                                                "control_total": "4200.00",
+#                                                "net_totals": {"EUR": ..},
+#                                                "tax_totals": {"EUR": ..},
 #                                                "sha256": <of the csv>}
 # and prints the CSV's path.
 #
@@ -144,6 +146,11 @@ sha=$(sha256sum "$tmp_csv")
 sha=${sha%% *}
 chmod 644 "$tmp_csv"
 mv "$tmp_csv" "$csv"
-printf '{"source":"acme-erp","business_date":"%s","record_count":20,"control_total":"4200.00","sha256":"%s"}\n' \
-  "$date" "$sha" >"$manifest"
+# The net and tax sums, per currency (EUR): only they catch a file whose
+# net and tax columns are swapped in its header, since net + tax = gross
+# either way and the gross total still agrees.
+read -r net tax < <(awk -F, 'NR > 1 { sub(/\./, "", $9); sub(/\./, "", $10); n += $9; t += $10 }
+  END { printf "%d.%02d %d.%02d\n", n / 100, n % 100, t / 100, t % 100 }' "$csv")
+printf '{"source":"acme-erp","business_date":"%s","record_count":20,"control_total":"4200.00","net_totals":{"EUR":"%s"},"tax_totals":{"EUR":"%s"},"sha256":"%s"}\n' \
+  "$date" "$net" "$tax" "$sha" >"$manifest"
 echo "$csv"

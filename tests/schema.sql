@@ -727,6 +727,19 @@ CREATE FUNCTION ingest.quarantine_batch(p_batch_id bigint, p_from text, p_attemp
 ALTER FUNCTION ingest.quarantine_batch(p_batch_id bigint, p_from text, p_attempt_id bigint, p_reasons jsonb) OWNER TO invoice_owner;
 
 --
+-- Name: reconcile_currencies(jsonb, jsonb, boolean); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.reconcile_currencies(p_totals jsonb, p_manifest jsonb, p_multi boolean) RETURNS jsonb
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.reconcile_currencies(p_totals jsonb, p_manifest jsonb, p_multi boolean) OWNER TO invoice_owner;
+
+--
 -- Name: record_busy_attempt(jsonb); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -896,10 +909,23 @@ CREATE FUNCTION ingest.runner_lock_key(p_source text, p_business_date date, OUT 
 ALTER FUNCTION ingest.runner_lock_key(p_source text, p_business_date date, OUT key1 integer, OUT key2 integer) OWNER TO invoice_owner;
 
 --
+-- Name: staged_currency_totals(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.staged_currency_totals(p_batch_id bigint) RETURNS TABLE(currency text, records integer, gross_sum numeric, gross_unreadable integer, net_sum numeric, net_unreadable integer, tax_sum numeric, tax_unreadable integer)
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.staged_currency_totals(p_batch_id bigint) OWNER TO invoice_owner;
+
+--
 -- Name: staged_totals(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
-CREATE FUNCTION ingest.staged_totals(p_batch_id bigint) RETURNS TABLE(distinct_keys integer, gross_sum numeric, unreadable integer, net_sum numeric, net_unreadable integer, tax_sum numeric, tax_unreadable integer, raw_rows integer, typed_rows integer, failing_rows integer, min_key text, max_key text)
+CREATE FUNCTION ingest.staged_totals(p_batch_id bigint) RETURNS TABLE(distinct_keys integer, gross_sum numeric, unreadable integer, net_sum numeric, net_unreadable integer, tax_sum numeric, tax_unreadable integer, raw_rows integer, typed_rows integer, failing_rows integer, min_key text, max_key text, min_currency text, max_currency text)
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
     AS <body in sql/>
@@ -2967,6 +2993,13 @@ REVOKE ALL ON FUNCTION ingest.quarantine_batch(p_batch_id bigint, p_from text, p
 
 
 --
+-- Name: FUNCTION reconcile_currencies(p_totals jsonb, p_manifest jsonb, p_multi boolean); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.reconcile_currencies(p_totals jsonb, p_manifest jsonb, p_multi boolean) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION record_busy_attempt(p_args jsonb); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -3061,6 +3094,13 @@ REVOKE ALL ON FUNCTION ingest.revision_conflicts(p_batch_id bigint) FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION ingest.runner_lock_key(p_source text, p_business_date date, OUT key1 integer, OUT key2 integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION staged_currency_totals(p_batch_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.staged_currency_totals(p_batch_id bigint) FROM PUBLIC;
 
 
 --

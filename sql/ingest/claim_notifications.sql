@@ -17,7 +17,7 @@
 -- outbox payload the writing transaction stored (publish_batch,
 -- quarantine_batch, the deadline sweep) under "detail", plus at the top
 -- level notification_id, kind, dedupe_key, batch_id, source,
--- business_date, record_count, control_total, accepted_count,
+-- business_date, record_count, control_total, control_totals, accepted_count,
 -- rejected_count, published_at (NULL unless kind is batch_published) and
 -- created_at.  Built from what the row stored, so a resend carries the
 -- same body.
@@ -100,6 +100,8 @@ begin
                                v_b.record_count, v_b.file_records),
       'control_total', coalesce((v_o.payload -> 'counts' ->> 'control_total')::numeric,
                                 v_b.control_total),
+      -- per currency, as the manifest gave them (null when it gave one total)
+      'control_totals', v_b.manifest -> 'control_totals',
       'accepted_count', case when v_o.kind = 'batch_published'
                              then (v_o.payload -> 'counts' ->> 'records')::integer
                                   - (v_o.payload -> 'counts' ->> 'rejected')::integer

@@ -12,6 +12,15 @@
 -- Optional keys distinct_keys, net_total and tax_total (plain decimals,
 -- like control_total) are checked for form here; validate_batch reconciles
 -- them with the file.
+-- Per currency: control_totals (which may stand instead of control_total),
+-- net_totals and tax_totals are JSON objects from an ISO 4217 code
+-- (ingest.currency) to a decimal string written with that currency's
+-- minor unit ("3780.00" for EUR, "33000" for JPY): not an object, or an
+-- empty one, is manifest.invalid; a code not in ingest.currency is
+-- manifest.currency_unknown; an amount not written with the code's
+-- decimals is manifest.currency_decimals.  --expect-total is a plain
+-- decimal, or CODE=AMOUNT pairs separated by commas (the loader joins its
+-- repeated option so), stored as control_totals.
 -- Returns: the manifest as stored, record_count, control_total, distinct_keys
 -- (optional field), and problems (a jsonb array, empty when fine).
 -- Errors: none.
@@ -36,6 +45,11 @@ declare
   v_total    numeric;
   v_keys     integer;
   v_text     text;
+  v_field    text;
+  v_code     text;
+  v_amount   jsonb;
+  v_unit     smallint;
+  v_totals   jsonb;
 
 begin
   if p_manifest is not null then
@@ -69,6 +83,8 @@ begin
     if jsonb_typeof(v_json -> 'control_total') in ('string', 'number')
        and v_text ~ '^-?[0-9]{1,18}(\.[0-9]{1,4})?$' then
       v_total := v_text::numeric;
+    elsif v_json ? 'control_totals' and not v_json ? 'control_total' then
+      null;  -- the totals per currency stand instead
     else
       v_problems := v_problems || jsonb_build_object('rule', 'manifest.invalid', 'record_no', 0,
         'detail', format('control_total must be a plain decimal such as "4200.00", got %s',
@@ -95,6 +111,37 @@ begin
       end if;
     end loop;
 
+    foreach v_field in array array['control_totals', 'net_totals', 'tax_totals'] loop
+      continue when not v_json ? v_field;
+      if jsonb_typeof(v_json -> v_field) is distinct from 'object'
+         or v_json -> v_field = '{}'::jsonb then
+        v_problems := v_problems || jsonb_build_object('rule', 'manifest.invalid', 'record_no', 0,
+          'detail', format('%s must be an object from currency code to amount such as '
+                           '{"EUR": "3780.00", "JPY": "33000"}, got %s', v_field,
+                           left((v_json -> v_field)::text, 40)));
+        continue;
+      end if;
+      for v_code, v_amount in select e.key, e.value from jsonb_each(v_json -> v_field) as e
+                              order by e.key loop
+        select c.minor_unit into v_unit from ingest.currency as c where c.code = v_code;
+        if not found then
+          v_problems := v_problems || jsonb_build_object('rule', 'manifest.currency_unknown',
+            'record_no', 0,
+            'detail', format('%s names %s, which is not an ISO 4217 currency code the loader accepts',
+                             v_field, left(v_code, 20)));
+        elsif jsonb_typeof(v_amount) is distinct from 'string'
+              or (v_amount #>> '{}') !~ ('^-?[0-9]{1,18}'
+                                          || case when v_unit > 0
+                                                  then '\.[0-9]{' || v_unit || '}' else '' end
+                                          || '$') then
+          v_problems := v_problems || jsonb_build_object('rule', 'manifest.currency_decimals',
+            'record_no', 0,
+            'detail', format('%s.%s must be a string with %s decimals (the minor unit of %s), got %s',
+                             v_field, v_code, v_unit, v_code, left(v_amount::text, 40)));
+        end if;
+      end loop;
+    end loop;
+
     if v_json ? 'source' and (v_json ->> 'source') is distinct from p_source then
       v_problems := v_problems || jsonb_build_object('rule', 'manifest.source_mismatch', 'record_no', 0,
         'detail', format('the manifest is for source %s, not %s',
@@ -117,6 +164,46 @@ begin
   end if;
 
   if p_expect_count is not null or p_expect_total is not null then
+    -- CODE=AMOUNT[,CODE=AMOUNT...]: the totals per currency, checked as
+    -- a manifest's control_totals are
+    if p_expect_total ~ '=' then
+      v_totals := '{}';
+      foreach v_text in array string_to_array(p_expect_total, ',') loop
+        v_code := split_part(v_text, '=', 1);
+        select c.minor_unit into v_unit from ingest.currency as c where c.code = v_code;
+        if not found then
+          v_problems := v_problems || jsonb_build_object('rule', 'manifest.currency_unknown',
+            'record_no', 0,
+            'detail', format('--expect-total names %s, which is not an ISO 4217 currency code the loader accepts',
+                             left(v_code, 20)));
+        elsif v_totals ? v_code
+              or split_part(v_text, '=', 2) !~ ('^-?[0-9]{1,18}'
+                                                 || case when v_unit > 0
+                                                         then '\.[0-9]{' || v_unit || '}' else '' end
+                                                 || '$')
+              or split_part(v_text, '=', 3) <> '' then
+          v_problems := v_problems || jsonb_build_object('rule', 'manifest.currency_decimals',
+            'record_no', 0,
+            'detail', format('--expect-total %s must be given once, with %s decimals (the minor unit of %s)',
+                             left(v_text, 40), v_unit, v_code));
+        else
+          v_totals := v_totals || jsonb_build_object(v_code, split_part(v_text, '=', 2));
+        end if;
+      end loop;
+      if p_expect_count is null or p_expect_count < 0 or p_expect_count > 2147483647 then
+        v_problems := v_problems || jsonb_build_object('rule', 'manifest.invalid', 'record_no', 0,
+          'detail', 'expected count and total must both be given, as a whole number and CODE=AMOUNT');
+      end if;
+      if jsonb_array_length(v_problems) > 0 then
+        return query select null::jsonb, null::integer, null::numeric, null::integer, v_problems;
+        return;
+      end if;
+      return query select jsonb_build_object('record_count', p_expect_count,
+                                             'control_totals', v_totals,
+                                             'origin', 'command line'),
+                          p_expect_count::integer, null::numeric, null::integer, '[]'::jsonb;
+      return;
+    end if;
     if p_expect_count is null or p_expect_count < 0 or p_expect_count > 2147483647
        or p_expect_total is null or p_expect_total !~ '^-?[0-9]{1,18}(\.[0-9]{1,4})?$' then
       return query select null::jsonb, null::integer, null::numeric, null::integer,

@@ -11,7 +11,10 @@
 -- and whether it has rejections to write at all), and the smallest and
 -- largest invoice number of the typed rows that pass them (the key range
 -- of ingest.reject_revision_conflicts; NULL for raw rows, which are not
--- checked yet).
+-- checked yet).  And the smallest and largest currency code of every
+-- record (as in the file; NULL for none): equal, the file has one
+-- currency, and a single control_total means something; otherwise
+-- validation sums per currency (ingest.staged_currency_totals).
 -- The sums and counts come from one scan, run first and by EXECUTE, so
 -- that it may run in parallel (a SELECT INTO would run it without
 -- workers, see ingest.write_batch) and so that this parallel scan is the
@@ -35,7 +38,7 @@ returns table (distinct_keys integer, gross_sum numeric, unreadable integer,
                net_sum numeric, net_unreadable integer,
                tax_sum numeric, tax_unreadable integer,
                raw_rows integer, typed_rows integer, failing_rows integer,
-               min_key text, max_key text)
+               min_key text, max_key text, min_currency text, max_currency text)
 language plpgsql
 stable
 set search_path = ''
@@ -65,8 +68,10 @@ begin
          count(*) filter (where not r.raw)::integer as typed_rows,
          count(*) filter (where r.rules <> 0)::integer as failing_rows,
          min(r.invoice_number) filter (where not r.raw and r.rules = 0) as min_key,
-         max(r.invoice_number) filter (where not r.raw and r.rules = 0) as max_key
+         max(r.invoice_number) filter (where not r.raw and r.rules = 0) as max_key,
+         min(r.currency) as min_currency, max(r.currency) as max_currency
   from (select true as raw, 0 as rules, null::text as invoice_number,
+               nullif(l.currency, '') as currency,
                case when ingest.is_plain_decimal(l.gross_amount)
                     then l.gross_amount::numeric end as gross,
                case when $2 and ingest.is_plain_decimal(l.net_amount)
@@ -75,7 +80,8 @@ begin
                     then l.tax_amount::numeric end as tax
         from staging.invoice_line as l where l.batch_id = $1
         union all
-        select false, v.rules, v.invoice_number, v.gross_amount,
+        select false, v.rules, v.invoice_number,
+               nullif(coalesce(v.currency, v.raw_fields[8]), ''), v.gross_amount,
                case when $2 then v.net_amount end,
                case when $2 then v.tax_amount end
         from staging.invoice_valid as v where v.batch_id = $1) as r
@@ -106,9 +112,9 @@ begin
   select v_keys, v_totals.gross_sum, v_totals.unreadable, v_totals.net_sum,
          v_totals.net_unreadable, v_totals.tax_sum, v_totals.tax_unreadable,
          v_totals.raw_rows, v_totals.typed_rows, v_totals.failing_rows,
-         v_totals.min_key, v_totals.max_key;
+         v_totals.min_key, v_totals.max_key, v_totals.min_currency, v_totals.max_currency;
 end;
 $$;
 comment on function ingest.staged_totals(bigint) is
-  E'Distinct invoice numbers, readable gross sum and unreadable count of a staged batch (and net and tax when its manifest has their totals); its raw, typed and failing rows.\nErrors: none.';
+  E'Distinct invoice numbers, readable gross sum and unreadable count of a staged batch (and net and tax when its manifest has their totals); its raw, typed and failing rows; its smallest and largest currency.\nErrors: none.';
 revoke all on function ingest.staged_totals(bigint) from public;

@@ -3,7 +3,8 @@
 -- typed accepted records in staging.invoice_valid; reject revisions that
 -- conflict with history; reconcile with the manifest (record count,
 -- distinct keys, control total, and net_total and tax_total when the
--- manifest has them);
+-- manifest has them; per currency when the file has several currencies
+-- or the manifest gives its totals per currency: ingest.reconcile_currencies);
 -- then move the batch staged -> validated, or staged -> quarantined with
 -- the reasons.
 -- The per-record field rules are decided by the loader in its pass over
@@ -58,6 +59,8 @@ declare
   v_clean      boolean;
   v_repeats    boolean;
   v_stamp      bigint;
+  v_multi      boolean;
+  v_currencies jsonb;
 begin
   select * into v_batch from ingest.batch as b where b.batch_id = p_batch_id for update;
   if not found then
@@ -80,6 +83,21 @@ begin
   --    field rules it fails) or raw rows staged some other way
   --    (staging.invoice_line, the SQL path).
   select * into v_totals from ingest.staged_totals(p_batch_id) as t;
+  -- A single total means something only for a file of one currency; a
+  -- file of several (or a manifest with totals per currency) is
+  -- reconciled per currency, read here over every record as well.  A
+  -- record whose currency is missing or unknown (rejected for it) does
+  -- not make a second currency.
+  if v_totals.min_currency is distinct from v_totals.max_currency
+     or coalesce(v_batch.manifest ?| array['control_totals', 'net_totals', 'tax_totals'], false) then
+    select coalesce(jsonb_agg(to_jsonb(c) order by c.currency), '[]'),
+           count(*) filter (where exists (select from ingest.currency as k
+                                          where k.code = c.currency)) > 1
+      into v_currencies, v_multi
+    from ingest.staged_currency_totals(p_batch_id) as c;
+  else
+    v_multi := false;
+  end if;
   v_raw := v_totals.raw_rows;
   v_typed := v_totals.typed_rows;
   v_staged := v_raw + v_typed;
@@ -257,7 +275,10 @@ begin
     v_reasons := v_reasons || jsonb_build_object('rule', 'reconcile.record_count', 'record_no', 0,
       'detail', format('the file has %s records; the manifest says %s', v_staged, v_batch.record_count));
   end if;
-  if v_batch.control_total is not null then
+  -- Per currency (a single total on a file of several currencies is a
+  -- problem of its own), ingest.reconcile_currencies.
+  v_reasons := v_reasons || ingest.reconcile_currencies(v_currencies, v_batch.manifest, v_multi);
+  if v_batch.control_total is not null and not v_multi then
     if v_unreadable > 0 then
       v_reasons := v_reasons || jsonb_build_object('rule', 'reconcile.control_total', 'record_no', 0,
         'detail', format('%s records have no readable gross_amount; the control total %s cannot be proven',
@@ -273,7 +294,7 @@ begin
   -- passes every other check, since net + tax = gross either way.
   foreach v_part in array array['net', 'tax'] loop
     v_expect_part := v_batch.manifest ->> (v_part || '_total');
-    continue when v_expect_part is null;
+    continue when v_expect_part is null or v_multi;
     if v_part = 'net' then
       v_part_sum := v_totals.net_sum;
       v_part_unreadable := v_totals.net_unreadable;

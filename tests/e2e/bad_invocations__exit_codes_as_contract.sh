@@ -31,6 +31,14 @@ expect_output_has "unknown option --frob for 'load'"
 load --source acme-erp --business-date 2026-11-28 --input "$csv" extra.csv
 expect_rc 64
 expect_output_has "too many arguments for 'load'"
+# --expect-total is a plain decimal or CODE=X with an upper-case code: a
+# lower-case code is a malformed argument (64), refused before anything
+# is registered.
+load --source acme-erp --business-date 2026-11-28 --input "$csv" --expect-count 20 \
+  --expect-total eur=4200.00
+expect_rc 64
+expect_output_has "CODE=X"
+expect_eq "batches after a refused --expect-total" 0 "$(q "select count(*) from ingest.batch")"
 run invoice_loader frobnicate
 expect_rc 64
 run invoice_loader --version --frob

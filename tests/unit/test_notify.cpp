@@ -207,6 +207,20 @@ TEST_CASE("notify: the e-mail names the batch and keeps amounts exact",
     if (m[i] == '\n') REQUIRE((i > 0 and m[i - 1] == '\r'));
 }
 
+TEST_CASE("notify: the e-mail lists the totals per currency when given",
+          "[unit][notify]")
+{
+  std::string p{payload};
+  p.replace(p.rfind('}'), 1,
+            R"(, "control_totals": {"EUR": "4200.00", "JPY": "33000"}})");
+  std::string const m{
+    mail_message(p, "batch_published:7", "l@example.com", {"a@example.com"})};
+  CHECK_THAT(m, Contains("Per currency:   EUR 4200.00, JPY 33000\r\n"));
+  std::string const single{mail_message(payload, "batch_published:7",
+                                        "l@example.com", {"a@example.com"})};
+  CHECK_THAT(single, !Contains("Per currency:"));
+}
+
 TEST_CASE("notify: a source name cannot add a header", "[unit][notify]")
 {
   std::string p{payload};

@@ -5,6 +5,10 @@
 #include "cli/help.hpp"
 #include "cli/values.hpp"
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 namespace po = boost::program_options;
 
 namespace loader::cli
@@ -54,9 +58,13 @@ po::options_description options()
     "expect-count", po::value<std::string>()->value_name("N"),
     "instead of a manifest: the number of records, an integer >= 0 "
     "(needs --expect-total)")(
-    "expect-total", po::value<std::string>()->value_name("X"),
+    "expect-total",
+    po::value<std::vector<std::string>>()->value_name("X|CODE=X"),
     "instead of a manifest: the sum of gross_amount, a plain decimal "
-    "such as 4200.00 or -12.5 (needs --expect-count)")(
+    "such as 4200.00 or -12.5, for a file of one currency; or per "
+    "currency, CODE=X with the currency's decimals, repeated once per "
+    "currency of the file (--expect-total EUR=3780.00 --expect-total "
+    "JPY=33000) (needs --expect-count)")(
     "dry-run", po::bool_switch(),
     "read, checksum, stage, validate and reconcile in one transaction "
     "that is rolled back: print the same rejections and summary, register "
@@ -65,6 +73,31 @@ po::options_description options()
   add_feed_options(d);
   add_retry_options(d);
   return d;
+}
+
+/// --expect-total: one plain decimal, or CODE=X once per currency, joined
+/// with commas for ingest.parse_manifest (which checks each code and its
+/// decimals against ingest.currency).
+std::string expect_total(std::vector<std::string> const &values)
+{
+  if (values.size() == 1 and is_plain_decimal(values[0])) return values[0];
+  std::string joined;
+  for (auto const &v : values)
+  {
+    auto const eq = v.find('=');
+    bool const code_ok = eq == 3 and
+                         std::all_of(v.begin(), v.begin() + 3, [](char c) {
+                           return c >= 'A' and c <= 'Z';
+                         });
+    if (not code_ok or not is_plain_decimal(v.substr(eq + 1)))
+      bad_value("expect-total",
+                "--expect-total " + quoted(v) +
+                  " is neither a plain decimal (-?digits[.digits]) nor "
+                  "CODE=X with an ISO 4217 code (EUR=3780.00); a file "
+                  "of several currencies repeats CODE=X");
+    joined += (joined.empty() ? "" : ",") + v;
+  }
+  return joined;
 }
 
 Bound bind(po::variables_map const &vm)
@@ -106,11 +139,8 @@ Bound bind(po::variables_map const &vm)
       bad_value("expect-count",
                 "--expect-count " + quoted(n) + " is not an integer >= 0");
     out.expect_count = *v;
-    out.expect_total = get(vm, "expect-total");
-    if (not is_plain_decimal(*out.expect_total))
-      bad_value("expect-total",
-                "--expect-total " + quoted(*out.expect_total) +
-                  " is not a plain decimal (-?digits[.digits])");
+    out.expect_total = expect_total(
+      vm["expect-total"].as<std::vector<std::string>>());
   }
   return {out, [out](GlobalOptions const &g, Logger const &log) {
             return flows::load(g.dsn, out, log);
@@ -124,7 +154,7 @@ CommandSpec load_command()
           "run one batch to published, resuming from its last checkpoint",
           "load --source S --business-date D\n"
           "         --input PATH|URL [--manifest PATH|URL | --expect-count N "
-          "--expect-total X]",
+          "--expect-total X|CODE=X...]",
           description,
           options,
           nullptr,

@@ -108,6 +108,17 @@ std::string mail_message(std::string const &payload,
   line("Kind:           " + v("kind"));
   line("Records:        " + v("record_count"));
   line("Control total:  " + v("control_total"));
+  // A file of several currencies has its totals per currency instead.
+  auto const per = p.find("control_totals");
+  if (per != p.end() and per->is_object())
+  {
+    std::string totals;
+    for (auto const &[code, amount] : per->items())
+      totals += (totals.empty() ? "" : ", ") + one_header_line(code) + " " +
+                one_header_line(amount.is_string() ? amount.get<std::string>()
+                                                   : amount.dump());
+    line("Per currency:   " + totals);
+  }
   line("Accepted:       " + v("accepted_count"));
   line("Rejected:       " + v("rejected_count"));
   line("Published at:   " + v("published_at"));

@@ -1,6 +1,8 @@
 -- ingest.validate_batch, rule currency.unknown: upper-case ISO 4217 codes
 -- known to ingest.currency pass (EUR, and JPY with whole amounts); 'eur'
--- (never upper-cased for the sender), 'EURO' and 'XYZ' are rejected.
+-- (never upper-cased for the sender), 'EURO' and 'XYZ' are rejected.  The
+-- file has two currencies, so its manifest gives control_totals (a
+-- record of an unknown currency belongs to none of them).
 begin;
 select plan(3);
 
@@ -12,7 +14,7 @@ select batch_id from tests.stage_batch(:'source', tests.d(), array[
   tests.line('INV-3', p_currency => 'eur'),             -- 3 bad: lower case
   tests.line('INV-4', p_currency => 'EURO'),            -- 4 bad: not a code
   tests.line('INV-5', p_currency => 'XYZ')              -- 5 bad: no such currency
-]) \gset
+], p_manifest => '{"record_count": 5, "control_totals": {"EUR": "120.00", "JPY": "120"}}') \gset
 select * from tests.validate(:batch_id) \gset v_
 
 select is(tests.rejections(:batch_id),

@@ -2,7 +2,8 @@
 -- the currency's minor unit (EUR 2, JPY 0).  10.005 EUR and 100.5 JPY are
 -- rejected, not rounded; their tax amounts (1.995, 19.5) are built to keep
 -- net + tax = gross, so tax_amount.precision fires with them and nothing
--- else does.
+-- else does.  The file has two currencies, so its manifest gives
+-- control_totals.
 begin;
 select plan(3);
 
@@ -18,7 +19,7 @@ select batch_id from tests.stage_batch(:'source', tests.d(), array[
              p_gross_amount => '12.00'),                -- 4 bad: EUR, 3 decimals
   tests.line('INV-5', p_currency => 'JPY', p_net_amount => '100.5',
              p_tax_amount => '19.5', p_gross_amount => '120') -- 5 bad: JPY, 1 decimal
-]) \gset
+], p_manifest => '{"record_count": 5, "control_totals": {"EUR": "37.01", "JPY": "240"}}') \gset
 select * from tests.validate(:batch_id) \gset v_
 
 select is(tests.rejections(:batch_id),
