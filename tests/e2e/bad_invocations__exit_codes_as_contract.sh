@@ -82,8 +82,11 @@ expect_output_has "--config $WORK/open.conf is refused"
 expect_eq "one message for both files" "$netrc_says" \
   "$(grep -o 'is refused: .*(chmod 600' "$WORK/err" | head -n 1)"
 [[ -n $netrc_says ]] || fail "no refusal found for the netrc file"
-# A libpq service file (it may hold a password) too; at 0600 it is used.
-printf '[acme]\ndbname=%s\nuser=invoice_loader\n' "$E2E_DB" >"$WORK/open.service"
+# A libpq service file that holds a password too; at 0600 it is used.
+# (One without a password may stay readable: the connection test uses
+# one at the default mode.)
+printf '[acme]\ndbname=%s\nuser=invoice_loader\npassword=unused-on-this-socket\n' \
+  "$E2E_DB" >"$WORK/open.service"
 chmod 644 "$WORK/open.service"
 set +e
 PGSERVICEFILE="$WORK/open.service" "$INVOICE_LOADER" --dsn "service=acme" status \

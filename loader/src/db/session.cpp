@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <exception>
+#include <fstream>
 #include <mutex>
 #include <optional>
 #include <string_view>
@@ -187,8 +188,25 @@ namespace
 {
 /// The user's service file libpq reads for a named service (the DSN's
 /// service= or PGSERVICE), when it exists: PGSERVICEFILE, else
-/// ~/.pg_service.conf.  It may hold passwords, so it keeps the rule of
-/// every file that holds secrets (core/secret_file.hpp), like --config.
+/// ~/.pg_service.conf.  One that holds a password keeps the rule of every
+/// file that holds secrets (core/secret_file.hpp), like --config; one of
+/// hosts, ports and database names only may stay readable to others.
+bool holds_password(std::string const &path)
+{
+  std::ifstream in{path};
+  std::string line;
+  while (std::getline(in, line))
+  {
+    auto const key = line.find_first_not_of(" \t");
+    if (key != std::string::npos and line.compare(key, 8, "password") == 0)
+    {
+      auto const eq = line.find_first_not_of(" \t", key + 8);
+      if (eq != std::string::npos and line[eq] == '=') return true;
+    }
+  }
+  return false;
+}
+
 void check_service_file(bool names_service)
 {
   char const *env_service{getenv("PGSERVICE")};
@@ -199,7 +217,9 @@ void check_service_file(bool names_service)
     path = f;
   else if (char const *home{getenv("HOME")}; home != nullptr and *home)
     path = std::string{home} + "/.pg_service.conf";
-  if (path.empty() or ::access(path.c_str(), F_OK) != 0) return;
+  if (path.empty() or ::access(path.c_str(), F_OK) != 0 or
+      not holds_password(path))
+    return;
   if (auto const refusal = secret_file_refusal("service file", path))
     throw LoaderError{ErrorKind::config, *refusal};
 }
