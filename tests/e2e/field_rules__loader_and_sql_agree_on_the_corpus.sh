@@ -9,8 +9,10 @@
 # (begin_attempt, the raw rows, mark_staged, validate_batch,
 # publish_batch).  A gross amount that cannot be read makes the control
 # total unprovable, which quarantines the file (reconcile.control_total),
-# so the corpus is split: the records whose gross amount is readable
-# publish, the others are quarantined.  Both ways must give the same
+# and so does one with more decimals than its currency's minor unit once
+# the part has several currencies (a total per currency is written in its
+# minor unit), so the corpus is split: the records whose gross amount can
+# enter a proven total publish, the others are quarantined.  Both ways must give the same
 # rejection rows (record, rule, sentence, gross amount), the same batch
 # state and counts, and for the published part the same versions (every
 # column, the content hash and its form) and merge counts; and the corpus
@@ -23,17 +25,21 @@ corpus=$REPO/tests/corpus/field_rules.csv
 date=2026-11-28
 cols="{invoice_number,revision,status,document_type,customer_id,invoice_date,due_date,currency,net_amount,tax_amount,gross_amount,description}"
 
-# split PART: the corpus records whose gross amount is readable (PART
-# readable) or not (PART unreadable), as CSV with the corpus's header in
-# $WORK/PART.csv, and their manifest (every record, the sum of the
-# readable gross amounts) next to it; prints the record count.
+# split PART: the corpus records whose gross amount can enter a proven
+# total (PART provable: readable, and for a currency of ingest.currency
+# within its minor unit) or not (PART unprovable), as CSV with the
+# corpus's header in $WORK/PART.csv, and their manifest next to it (every
+# record; the sum of the readable gross amounts, per currency of
+# ingest.currency in its minor unit when the part has several); prints
+# the record count.
 # The split keeps each record's bytes as they are in the corpus (a quoted
 # empty field stays quoted: '' for COPY, not NULL), so csv.reader is fed
 # one line at a time and the lines it took for a record are written out.
 cat >"$WORK/split.py" <<'PY'
 import csv, json, re, sys
 from decimal import Decimal
-path, part, out, date = sys.argv[1:5]
+path, part, out, date, units = sys.argv[1:6]
+unit = {c: int(u) for c, u in (p.split(':') for p in units.split())}
 def readable(v):
     return (re.fullmatch(r'-?[0-9]+(\.[0-9]+)?', v) is not None
             and len(v.lstrip('-').split('.')[0]) <= 18)
@@ -52,18 +58,32 @@ with open(path, newline='', encoding='utf-8') as f:
         records.append((fields, ''.join(taken)))
         taken.clear()
 g = header.index('gross_amount')
-rows = [(r, raw) for r, raw in records if readable(r[g]) == (part == 'readable')]
+c = header.index('currency')
+def provable(r):
+    v = r[g]
+    return readable(v) and (r[c] not in unit
+                            or len(v.partition('.')[2]) <= unit[r[c]])
+rows = [(r, raw) for r, raw in records if provable(r) == (part == 'provable')]
 with open(out, 'w', newline='', encoding='utf-8') as f:
     f.write(head)
     for _, raw in rows:
         f.write(raw if raw.endswith('\n') else raw + '\n')
-total = sum((Decimal(r[g]) for r, _ in rows if readable(r[g])), Decimal(0))
+manifest = {"source": "", "business_date": date, "record_count": len(rows)}
+known = sorted({r[c] for r, _ in rows if r[c] in unit})
+if len(known) > 1:
+    manifest["control_totals"] = {
+        k: str(sum((Decimal(r[g]) for r, _ in rows if r[c] == k and readable(r[g])),
+                   Decimal(0)).quantize(Decimal(1).scaleb(-unit[k])))
+        for k in known}
+else:
+    manifest["control_total"] = str(sum((Decimal(r[g]) for r, _ in rows if readable(r[g])),
+                                        Decimal(0)))
 with open(out + '.manifest.json', 'w') as f:
-    json.dump({"source": "", "business_date": date,
-               "record_count": len(rows), "control_total": str(total)}, f)
+    json.dump(manifest, f)
 print(len(rows))
 PY
-split() { python3 "$WORK/split.py" "$corpus" "$1" "$WORK/$1.csv" "$date"; }
+units=$(q "select string_agg(code || ':' || minor_unit, ' ') from ingest.currency")
+split() { python3 "$WORK/split.py" "$corpus" "$1" "$WORK/$1.csv" "$date" "$units"; }
 
 # manifest_for CSV SOURCE: the split's manifest, for SOURCE.
 manifest_for() {
@@ -130,11 +150,11 @@ differ() {
   echo "$(q "select count(*) from (($a) except all ($b)) as x") $(q "select count(*) from (($b) except all ($a)) as x")"
 }
 
-for part in readable unreadable; do
+for part in provable unprovable; do
   n=$(split "$part")
   (( n > 0 )) || fail "the corpus has no $part records"
   state=published
-  [[ $part == unreadable ]] && state=quarantined
+  [[ $part == unprovable ]] && state=quarantined
   for way in loader sql; do
     register_source "$way-$part" --policy partial --max-rejected-share 1
   done
@@ -162,7 +182,7 @@ done
   || fail "no quoted empty field reached the SQL path"
 
 # The published part: the same versions and merge counts.
-L=$(batch_of loader-readable) S=$(batch_of sql-readable)
+L=$(batch_of loader-provable) S=$(batch_of sql-provable)
 expect_eq "published versions that differ (loader-only sql-only)" "0 0" "$(differ \
   "select invoice_number, revision, status, document_type, customer_id, invoice_date, due_date, currency, net_amount::text, tax_amount::text, gross_amount::text, description, content_hash, content_hash_version, record_no, is_current from core.invoice_version where batch_id = %s" "$L" "$S")"
 expect_eq "merge counts" "$(q "select merge_counts from ingest.batch where batch_id = $S")" \
