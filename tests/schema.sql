@@ -112,6 +112,19 @@ CREATE FUNCTION ingest.abandon_batch(p_batch_id bigint, p_attempt_id bigint, p_r
 
 ALTER FUNCTION ingest.abandon_batch(p_batch_id bigint, p_attempt_id bigint, p_reason text) OWNER TO invoice_owner;
 
+--
+-- Name: add_by_currency(jsonb, jsonb); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.add_by_currency(p_a jsonb, p_b jsonb) RETURNS jsonb
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.add_by_currency(p_a jsonb, p_b jsonb) OWNER TO invoice_owner;
+
 SET default_tablespace = '';
 
 SET default_table_access_method = heap;
@@ -225,6 +238,19 @@ CREATE FUNCTION ingest.begin_attempt(p_args jsonb) RETURNS TABLE(batch_id bigint
 
 
 ALTER FUNCTION ingest.begin_attempt(p_args jsonb) OWNER TO invoice_owner;
+
+--
+-- Name: check_publication(); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.check_publication() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.check_publication() OWNER TO invoice_owner;
 
 --
 -- Name: check_staging_scope(); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -675,6 +701,19 @@ CREATE FUNCTION ingest.printable(p_text text) RETURNS text
 ALTER FUNCTION ingest.printable(p_text text) OWNER TO invoice_owner;
 
 --
+-- Name: publication_difference(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.publication_difference(p_batch_id bigint) RETURNS text[]
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.publication_difference(p_batch_id bigint) OWNER TO invoice_owner;
+
+--
 -- Name: publication_lock_key(text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -738,6 +777,19 @@ CREATE FUNCTION ingest.reconcile_currencies(p_totals jsonb, p_manifest jsonb, p_
 
 
 ALTER FUNCTION ingest.reconcile_currencies(p_totals jsonb, p_manifest jsonb, p_multi boolean) OWNER TO invoice_owner;
+
+--
+-- Name: reconciliation_difference(jsonb, ingest.batch); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.reconciliation_difference(p_found jsonb, p_batch ingest.batch) RETURNS text[]
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.reconciliation_difference(p_found jsonb, p_batch ingest.batch) OWNER TO invoice_owner;
 
 --
 -- Name: record_busy_attempt(jsonb); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -1618,6 +1670,7 @@ CREATE TABLE ingest.rejection_row (
     detail text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     gross_amount numeric,
+    currency text,
     CONSTRAINT rejection_row_record_no_check CHECK ((record_no >= 0))
 );
 
@@ -2423,6 +2476,13 @@ CREATE TRIGGER outbox_round BEFORE INSERT ON ingest.outbox FOR EACH ROW EXECUTE 
 
 
 --
+-- Name: batch publication_reconciles; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE CONSTRAINT TRIGGER publication_reconciles AFTER UPDATE OF state ON ingest.batch DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (((new.state = 'published'::text) AND (old.state IS DISTINCT FROM 'published'::text))) EXECUTE FUNCTION ingest.check_publication();
+
+
+--
 -- Name: source source_keep_referenced; Type: TRIGGER; Schema: ingest; Owner: invoice_owner
 --
 
@@ -2710,6 +2770,13 @@ GRANT ALL ON FUNCTION ingest.abandon_batch(p_batch_id bigint, p_attempt_id bigin
 
 
 --
+-- Name: FUNCTION add_by_currency(p_a jsonb, p_b jsonb); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.add_by_currency(p_a jsonb, p_b jsonb) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean, p_deadline time without time zone, p_retention_days integer); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -2738,6 +2805,13 @@ REVOKE ALL ON FUNCTION ingest.attempt_that_left(p_batch_id bigint, p_to_state te
 
 REVOKE ALL ON FUNCTION ingest.begin_attempt(p_args jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION ingest.begin_attempt(p_args jsonb) TO invoice_loader;
+
+
+--
+-- Name: FUNCTION check_publication(); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.check_publication() FROM PUBLIC;
 
 
 --
@@ -2964,6 +3038,13 @@ REVOKE ALL ON FUNCTION ingest.printable(p_text text) FROM PUBLIC;
 
 
 --
+-- Name: FUNCTION publication_difference(p_batch_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.publication_difference(p_batch_id bigint) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION publication_lock_key(p_source text); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -2997,6 +3078,13 @@ REVOKE ALL ON FUNCTION ingest.quarantine_batch(p_batch_id bigint, p_from text, p
 --
 
 REVOKE ALL ON FUNCTION ingest.reconcile_currencies(p_totals jsonb, p_manifest jsonb, p_multi boolean) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION reconciliation_difference(p_found jsonb, p_batch ingest.batch); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.reconciliation_difference(p_found jsonb, p_batch ingest.batch) FROM PUBLIC;
 
 
 --

@@ -3,7 +3,9 @@
 -- revision) an earlier batch published (unchanged: identical content,
 -- since conflicts were rejected), as history held them before the merge
 -- (staging.key_version), the identical duplicates, and the gross amounts
--- of the accepted records and of those two groups, as jsonb.  RETURN
+-- of the accepted records and of those two groups, the two groups' gross
+-- per currency (unversioned_by_currency: what the per-currency
+-- reconciliation counts besides the versions), as jsonb.  RETURN
 -- QUERY, so that the scan of the batch's rows may run in parallel (PL/pgSQL
 -- runs a SELECT ... INTO with a row limit, and PostgreSQL launches no
 -- workers for a limited run; docs/PERFORMANCE.md).
@@ -18,17 +20,27 @@ as $$
 begin
   return query
   select jsonb_build_object(
-           'unchanged', count(*) filter (where e.revision is not null),
-           'duplicates', count(*) filter (where v.is_duplicate),
-           'accepted_gross', coalesce(sum(v.gross_amount), 0),
-           'unchanged_gross', coalesce(sum(v.gross_amount) filter (
-               where e.revision is not null), 0),
-           'duplicates_gross', coalesce(sum(v.gross_amount) filter (where v.is_duplicate), 0))
-  from staging.invoice_valid as v
-  left join staging.key_version as e
-    on not v.is_duplicate and e.batch_id = p_batch_id
-   and e.invoice_number = v.invoice_number and e.revision = v.revision
-  where v.batch_id = p_batch_id;
+           'unchanged', coalesce(sum(g.unchanged), 0),
+           'duplicates', coalesce(sum(g.duplicates), 0),
+           'accepted_gross', coalesce(sum(g.accepted_gross), 0),
+           'unchanged_gross', coalesce(sum(g.unchanged_gross), 0),
+           'duplicates_gross', coalesce(sum(g.duplicates_gross), 0),
+           'unversioned_by_currency',
+           coalesce(jsonb_object_agg(g.currency, g.unchanged_gross + g.duplicates_gross), '{}'))
+  from (select v.currency,
+               count(*) filter (where e.revision is not null) as unchanged,
+               count(*) filter (where v.is_duplicate) as duplicates,
+               coalesce(sum(v.gross_amount), 0) as accepted_gross,
+               coalesce(sum(v.gross_amount) filter (where e.revision is not null), 0)
+                 as unchanged_gross,
+               coalesce(sum(v.gross_amount) filter (where v.is_duplicate), 0)
+                 as duplicates_gross
+        from staging.invoice_valid as v
+        left join staging.key_version as e
+          on not v.is_duplicate and e.batch_id = p_batch_id
+         and e.invoice_number = v.invoice_number and e.revision = v.revision
+        where v.batch_id = p_batch_id
+        group by v.currency) as g;
 end;
 $$;
 comment on function ingest.merge_accounted(bigint) is

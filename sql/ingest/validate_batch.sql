@@ -121,7 +121,7 @@ begin
   --    rows are checked here (ingest.failing_records, a parallel scan).
   if not v_clean then
     insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail,
-                                      gross_amount)
+                                      gross_amount, currency)
     select p_batch_id, l.record_no, ingest.printable(left(l.invoice_number, 64)), fr.rule,
            -- the rule's sentence (ingest.field_rule, whose migration lists
            -- the arguments) with values from the file, never raw control
@@ -132,7 +132,7 @@ begin
              left(l.currency, 40), left(l.net_amount, 40), left(l.tax_amount, 40),
              left(l.gross_amount, 40), to_char(v_batch.business_date, 'YYYY-MM-DD'),
              c.minor_unit::text, l.net_amount, l.tax_amount, l.gross_amount])),
-           l.gross
+           l.gross, c.code
     from (select f.record_no, f.rules, r.invoice_number, r.revision, r.status, r.document_type,
                  r.invoice_date, r.due_date, r.currency, r.net_amount, r.tax_amount,
                  r.gross_amount,
@@ -221,12 +221,12 @@ begin
   if v_repeats then
     with k as materialized (
       select y.tid, y.record_no, y.invoice_number, y.revision, y.first_record, y.records,
-             y.gross_amount,
+             y.gross_amount, y.currency,
              bool_or(y.content_hash <> y.first_hash)
                over (partition by y.invoice_number, y.revision) as conflicting
       from (select x.*
             from (select v.ctid as tid, v.record_no, v.invoice_number, v.revision,
-                         v.content_hash, v.gross_amount,
+                         v.content_hash, v.gross_amount, v.currency,
                          count(*) over w as copies,
                          first_value(v.record_no) over w as first_record,
                          first_value(v.content_hash) over w as first_hash,
@@ -238,11 +238,11 @@ begin
             where x.copies > 1) as y),
     conflicting as (
       insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail,
-                                        gross_amount)
+                                        gross_amount, currency)
       select p_batch_id, k.record_no, k.invoice_number, 'duplicate.conflict',
              format('invoice %s revision %s appears with different content in records %s',
                     k.invoice_number, k.revision, k.records),
-             k.gross_amount
+             k.gross_amount, k.currency
       from k
       where k.conflicting
       returning record_no),

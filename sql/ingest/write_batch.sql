@@ -55,6 +55,8 @@ declare
   v_valid       integer;
   v_counts      jsonb;
   v_rejected_gross numeric;
+  v_rejected_cur jsonb;
+  v_diff        text[];
   v_problem     jsonb;
   v_message     text;
   v_conflicts   integer;
@@ -238,14 +240,20 @@ begin
     -- typed rows above; docs/PERFORMANCE.md).
     execute $readback$
     select jsonb_build_object(
-             'inserted', count(*) filter (where cv.is_current and cv.status = 'ISSUED'
-                                            and cv.supersedes_revision is null),
-             'amended',  count(*) filter (where cv.is_current and cv.status = 'ISSUED'
-                                            and cv.supersedes_revision is not null),
-             'voided',   count(*) filter (where cv.is_current and cv.status = 'VOID'),
-             'late',     count(*) filter (where not cv.is_current),
-             'versions_gross', coalesce(sum(cv.gross_amount), 0))
-    from core.invoice_version as cv where cv.batch_id = $1
+             'inserted', coalesce(sum(g.inserted), 0), 'amended', coalesce(sum(g.amended), 0),
+             'voided', coalesce(sum(g.voided), 0), 'late', coalesce(sum(g.late), 0),
+             'versions_gross', coalesce(sum(g.gross), 0),
+             'versions_by_currency', coalesce(jsonb_object_agg(g.currency, g.gross), '{}'))
+    from (select cv.currency,
+                 count(*) filter (where cv.is_current and cv.status = 'ISSUED'
+                                    and cv.supersedes_revision is null) as inserted,
+                 count(*) filter (where cv.is_current and cv.status = 'ISSUED'
+                                    and cv.supersedes_revision is not null) as amended,
+                 count(*) filter (where cv.is_current and cv.status = 'VOID') as voided,
+                 count(*) filter (where not cv.is_current) as late,
+                 sum(cv.gross_amount) as gross
+          from core.invoice_version as cv where cv.batch_id = $1
+          group by cv.currency) as g
     $readback$
       into v_counts using p_batch_id;
 
@@ -258,15 +266,29 @@ begin
     from ingest.merge_accounted(p_batch_id) as a;
 
     -- The rejected records' readable gross amounts, as validation (or the
-    -- conflict check above) recorded them with their rejection rows.
-    select sum(r.gross_amount) into v_rejected_gross
-    from (select distinct on (x.record_no) x.gross_amount
-          from ingest.rejection_row as x
-          where x.batch_id = p_batch_id and x.record_no > 0
-          order by x.record_no) as r;
-    v_rejected_gross := coalesce(v_rejected_gross, 0);
+    -- conflict check above) recorded them with their rejection rows, in
+    -- all and per currency.
+    select coalesce(sum(g.gross), 0),
+           coalesce(jsonb_object_agg(g.currency, g.gross) filter (where g.currency is not null),
+                    '{}')
+      into v_rejected_gross, v_rejected_cur
+    from (select r.currency, coalesce(sum(r.gross_amount), 0) as gross
+          from (select distinct on (x.record_no) x.currency, x.gross_amount
+                from ingest.rejection_row as x
+                where x.batch_id = p_batch_id and x.record_no > 0
+                order by x.record_no) as r
+          group by r.currency) as g;
     v_counts := v_counts || jsonb_build_object('rejected_gross', v_rejected_gross,
                                                'control_total', v_batch.control_total);
+    -- What the commit check (ingest.publication_difference) reads again
+    -- from the rows: the equations against the manifest, per currency too.
+    v_diff := ingest.reconciliation_difference(
+      v_counts || jsonb_build_object(
+        'versions', (v_counts ->> 'inserted')::integer + (v_counts ->> 'amended')::integer
+                    + (v_counts ->> 'voided')::integer + (v_counts ->> 'late')::integer,
+        'outside_by_currency',
+        ingest.add_by_currency(v_counts -> 'unversioned_by_currency', v_rejected_cur)),
+      v_batch);
 
     -- Second reconciliation: every record is accounted for exactly once,
     -- and the amounts the merge wrote add up to the file.
@@ -277,8 +299,10 @@ begin
        or (v_counts ->> 'versions_gross')::numeric + (v_counts ->> 'unchanged_gross')::numeric
           + (v_counts ->> 'duplicates_gross')::numeric <> (v_counts ->> 'accepted_gross')::numeric
        or (v_batch.control_total is not null
-           and (v_counts ->> 'accepted_gross')::numeric + v_rejected_gross <> v_batch.control_total) then
-      raise exception 'batch %: the merge does not reconcile with the file: %', p_batch_id, v_counts
+           and (v_counts ->> 'accepted_gross')::numeric + v_rejected_gross <> v_batch.control_total)
+       or cardinality(v_diff) > 0 then
+      raise exception 'batch %: the merge does not reconcile with the file: %', p_batch_id,
+        coalesce(nullif(array_to_string(v_diff, '; '), ''), v_counts::text)
         using errcode = 'IV206';
     end if;
   exception when sqlstate 'IV206' then

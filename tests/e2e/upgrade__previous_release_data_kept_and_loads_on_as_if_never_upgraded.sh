@@ -85,7 +85,9 @@ then_days() {
 }
 # everything: what the loads left, one line a table, without the clock,
 # run ids, hosts and content hashes (a release may hash anew; what a
-# resend counts as unchanged is in the merge counts).
+# resend counts as unchanged is in the merge counts), and without the
+# merge counts' per-currency sums, which a release before migration 0032
+# did not write (what they add up to is in the totals next to them).
 everything() {
   q "select string_agg(format('%s %s r%s %s %s/%s/%s %s %s %s b%s rec%s cur=%s sup:%s', source,
                               invoice_number, revision, status, net_amount, tax_amount,
@@ -94,7 +96,9 @@ everything() {
                        '; ' order by source, invoice_number, revision)
      from core.invoice_version"
   q "select string_agg(format('b%s %s %s %s %s %s %s', batch_id, business_date, file_name, state,
-                              record_count, control_total, merge_counts), '; ' order by batch_id)
+                              record_count, control_total,
+                              merge_counts - 'versions_by_currency'::text - 'unversioned_by_currency'::text),
+                       '; ' order by batch_id)
      from ingest.batch_overview"
   q "select string_agg(format('b%s a%s %s %s->%s', batch_id, attempt_no, outcome, state_at_start,
                               state_at_end), '; ' order by batch_id, attempt_no)
@@ -123,7 +127,8 @@ everything() {
      from staging.invoice_valid as v, to_jsonb(v) as j"
   q "select string_agg(format('%s %s', source, business_date), '; ' order by source) from ingest.watermark"
   q "select string_agg(format('n%s b%s %s %s %s', notification_id, batch_id, kind, state,
-                              payload -> 'counts'), '; ' order by notification_id)
+                              (payload -> 'counts') - 'versions_by_currency'::text
+                                - 'unversioned_by_currency'::text), '; ' order by notification_id)
      from ingest.notification"
 }
 
