@@ -201,8 +201,8 @@ class Sources:
         cross = sum(x["samples"] for x in m["waits"]
                     if kind_of(x) == "between sources")
         note(f"rep {rep} {mode}: {rounded(wall_ms)} ms, {m['per_s']} "
-             f"invoices/s, worst lookup {rounded(m['worst_lookup_ms'], 1)} "
-             f"ms of {len(lookups)}, lock-wait samples between sources "
+             f"invoices/s, worst lookup {ms_or_none(m['worst_lookup_ms'])} "
+             f"of {len(lookups)}, lock-wait samples between sources "
              f"{cross}")
 
     @staticmethod
@@ -247,12 +247,18 @@ class Sources:
             "sequential_median_ms": statistics.median(seq),
             "concurrent_median_ms": statistics.median(con),
             "speedup": speedup,
-            "worst_lookup_ms": {mode: max(of(mode, "worst_lookup_ms") or
-                                          [0])
+            "worst_lookup_ms": {mode: max(of(mode, "worst_lookup_ms"),
+                                          default=None)
                                 for mode in ("sequential", "concurrent")},
             "lock_wait_samples_between_sources": sum(
                 v for (_, kind, _), v in waits.items()
                 if kind == "between sources")}
+
+
+def ms_or_none(v):
+    """A latency for the report; a run so short that pgbench, stopped by a
+    signal, flushed no log line has none to show."""
+    return "none logged" if v is None else f"{rounded(v, 1)} ms"
 
 
 def run(args):
@@ -290,9 +296,9 @@ def _run(args, loader, work, started, load_at_start):
     out += ["", f"at once / one after the other: {rounded(speedup, 2)}x "
             "the throughput",
             "readers' worst lookup: sequential "
-            f"{rounded(summary['worst_lookup_ms']['sequential'], 1)} ms, "
+            f"{ms_or_none(summary['worst_lookup_ms']['sequential'])}, "
             "concurrent "
-            f"{rounded(summary['worst_lookup_ms']['concurrent'], 1)} ms",
+            f"{ms_or_none(summary['worst_lookup_ms']['concurrent'])}",
             "lock waits (samples at "
             f"{SAMPLES_PER_S}/s): " + (", ".join(
                 f"{mode}, {kind}, {lock}: {v}"
