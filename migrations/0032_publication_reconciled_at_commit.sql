@@ -44,3 +44,21 @@ create constraint trigger publication_reconciles
   execute function ingest.check_publication();
 comment on trigger publication_reconciles on ingest.batch is
   'At commit: a batch moved to published must reconcile, from the rows readers will see, with its manifest (ingest.check_publication); else the commit fails with IV222.';
+
+-- The manifest's totals per currency, next to its single control_total,
+-- for status and whoever reads the batches (a column added at the end).
+create or replace view ingest.batch_overview as
+select b.batch_id, b.source, b.business_date, b.sha256, b.state, b.record_count,
+       b.control_total,
+       (select count(*) from ingest.attempt as a where a.batch_id = b.batch_id)::integer as attempts,
+       (select coalesce(a.message, '')
+          from ingest.attempt as a
+         where a.batch_id = b.batch_id and a.outcome in ('failed', 'quarantined', 'waiting')
+         order by a.attempt_no desc limit 1) as last_error,
+       b.created_at, b.updated_at,
+       b.file_name, b.size_bytes, b.staged_count, b.accepted_count, b.rejected_count,
+       b.merge_counts, b.published_at,
+       b.manifest -> 'control_totals' as control_totals
+from ingest.batch as b;
+comment on column ingest.batch_overview.control_totals is
+  'The manifest''s control_totals (ISO 4217 code to the sum of gross_amount in that currency), or NULL when it gives a single control_total.';

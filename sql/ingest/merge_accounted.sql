@@ -5,7 +5,8 @@
 -- (staging.key_version), the identical duplicates, and the gross amounts
 -- of the accepted records and of those two groups, the two groups' gross
 -- per currency (unversioned_by_currency: what the per-currency
--- reconciliation counts besides the versions), as jsonb.  RETURN
+-- reconciliation counts besides the versions) and the accepted gross per
+-- currency (accepted_by_currency: what a load reports), as jsonb.  RETURN
 -- QUERY, so that the scan of the batch's rows may run in parallel (PL/pgSQL
 -- runs a SELECT ... INTO with a row limit, and PostgreSQL launches no
 -- workers for a limited run; docs/PERFORMANCE.md).
@@ -26,7 +27,8 @@ begin
            'unchanged_gross', coalesce(sum(g.unchanged_gross), 0),
            'duplicates_gross', coalesce(sum(g.duplicates_gross), 0),
            'unversioned_by_currency',
-           coalesce(jsonb_object_agg(g.currency, g.unchanged_gross + g.duplicates_gross), '{}'))
+           coalesce(jsonb_object_agg(g.currency, g.unchanged_gross + g.duplicates_gross), '{}'),
+           'accepted_by_currency', coalesce(jsonb_object_agg(g.currency, g.accepted_gross), '{}'))
   from (select v.currency,
                count(*) filter (where e.revision is not null) as unchanged,
                count(*) filter (where v.is_duplicate) as duplicates,

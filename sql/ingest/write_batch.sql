@@ -279,7 +279,9 @@ begin
                 order by x.record_no) as r
           group by r.currency) as g;
     v_counts := v_counts || jsonb_build_object('rejected_gross', v_rejected_gross,
-                                               'control_total', v_batch.control_total);
+                                               'control_total', v_batch.control_total)
+                || jsonb_strip_nulls(jsonb_build_object(
+                     'control_totals', v_batch.manifest -> 'control_totals'));
     -- What the commit check (ingest.publication_difference) reads again
     -- from the rows: the equations against the manifest, per currency too.
     v_diff := ingest.reconciliation_difference(

@@ -72,6 +72,22 @@ expect_eq "3: killed, state" "validated" \
   "$(q "select state from ingest.batch_overview where file_name = 'good.csv'")"
 load --source acme-erp --business-date 2026-11-28 --input "$good"
 expect_rc 0
+# the load's summary and status give the totals per currency, never a sum
+# across them
+grep -qF -- "0 rejected; gross EUR 4200.00, JPY 33000; control totals EUR 4200.00, JPY 33000" "$WORK/out" \
+  || fail "3: the summary does not give the totals per currency: $(cat "$WORK/out")"
+b3=$(q "select batch_id from ingest.batch_overview where file_name = 'good.csv'")
+run invoice_operator status --batch "$b3"
+expect_rc 0
+grep -qF "EUR 4200.00, JPY 33000" "$WORK/out" || fail "3: status does not show the totals per currency"
+run invoice_operator status --batch "$b3" --format json
+expect_rc 0
+expect_eq "3: status JSON, manifest and accepted totals per currency" \
+  "EUR 4200.00 JPY 33000 | EUR 4200.00 JPY 33000" \
+  "$(python3 -c 'import json, sys
+b = json.load(sys.stdin, parse_float=str, parse_int=str)["batches"][0]
+show = lambda d: " ".join(k + " " + d[k] for k in sorted(d))
+print(show(b["control_totals"]), "|", show(b["merge_counts"]["accepted_by_currency"]))' <"$WORK/out")"
 expect_eq "3: per currency" "EUR 20 4200.00, JPY 2 33000" "$(per_currency)"
 expect_eq "3: watermark" "2026-11-28" "$(watermark_of acme-erp)"
 expect_eq "3: publish notifications" 1 "$(notifications batch_published)"

@@ -220,26 +220,48 @@ std::string render_status_prometheus(std::string const &report_json)
   return out;
 }
 
+namespace
+{
+/// The batches with the manifest's totals per currency shown in the
+/// control_total column ("EUR 4200.00, JPY 33000") when it gives them.
+json with_control_totals(json batches)
+{
+  for (json &b : batches)
+  {
+    auto const t = b.find("control_totals");
+    if (t == b.end() or not t->is_object()) continue;
+    std::string shown;
+    for (auto const &[code, amount] : t->items())
+      shown += (shown.empty() ? "" : ", ") + code + ' ' +
+               (amount.is_string() ? amount.get<std::string>()
+                                   : amount.dump());
+    b["control_total"] = shown;
+  }
+  return batches;
+}
+} // namespace
+
 std::string render_status_text(std::string const &report_json)
 {
   json const r = parse_report(report_json);
-  std::string out = table("Watermarks", r.value("watermarks", json::array()),
-                          {{"source", "source"},
-                           {"business_date", "business_date"},
-                           {"batch_id", "batch_id"},
-                           {"advanced_at", "advanced_at"}}) +
-                    "\n" +
-                    table("Batches", r.value("batches", json::array()),
-                          {{"batch_id", "batch"},
-                           {"source", "source"},
-                           {"business_date", "business_date"},
-                           {"state", "state"},
-                           {"record_count", "records"},
-                           {"control_total", "control_total"},
-                           {"accepted_count", "accepted"},
-                           {"rejected_count", "rejected"},
-                           {"attempts", "attempts"},
-                           {"last_error", "last_error", true}});
+  std::string out =
+    table("Watermarks", r.value("watermarks", json::array()),
+          {{"source", "source"},
+           {"business_date", "business_date"},
+           {"batch_id", "batch_id"},
+           {"advanced_at", "advanced_at"}}) +
+    "\n" +
+    table("Batches", with_control_totals(r.value("batches", json::array())),
+          {{"batch_id", "batch"},
+           {"source", "source"},
+           {"business_date", "business_date"},
+           {"state", "state"},
+           {"record_count", "records"},
+           {"control_total", "control_total"},
+           {"accepted_count", "accepted"},
+           {"rejected_count", "rejected"},
+           {"attempts", "attempts"},
+           {"last_error", "last_error", true}});
   json const actions = r.value("next_actions", json::array());
   if (not actions.empty())
   {

@@ -1,14 +1,38 @@
 #include "flows/load_report.hpp"
 
+#include <map>
 #include <sstream>
+
+#include "core/json_exact.hpp"
 
 namespace loader::flows::load_detail
 {
 using db::BatchState;
 
+namespace
+{
+/// "EUR 4200.00, JPY 33000" from a jsonb object of amounts per currency
+/// (codes in order), or "" when the text is no such object.
+std::string per_currency(std::string const &object_json)
+{
+  auto const doc = parse_exact(object_json);
+  if (not doc.is_object()) return {};
+  std::map<std::string, std::string> sorted;
+  for (auto const &[code, amount] : doc.items())
+    sorted[code] = amount.is_string() ? amount.get<std::string>()
+                                      : amount.dump();
+  std::string out;
+  for (auto const &[code, amount] : sorted)
+    out += (out.empty() ? "" : ", ") + code + ' ' + amount;
+  return out;
+}
+} // namespace
+
 /// "20 records: 20 inserted, 0 amended, ...; gross 4200.00, control total
-/// 4200.00", or the counts as the database gave them when they are not a
-/// merge's (a waiting batch's reason).
+/// 4200.00" (a file reconciled per currency: "gross EUR 4200.00, JPY
+/// 33000; control totals EUR 4200.00, JPY 33000": a sum across
+/// currencies means nothing), or the counts as the database gave them
+/// when they are not a merge's (a waiting batch's reason).
 std::string merge_sentence(db::Published const &p)
 {
   auto const &c = p.counts;
@@ -19,11 +43,16 @@ std::string merge_sentence(db::Published const &p)
     return it == c.end() or it->second == "null" ? std::string{none}
                                                  : it->second;
   };
-  return at("records") + " records: " + at("inserted") + " inserted, " +
-         at("amended") + " amended, " + at("voided") + " voided, " +
-         at("unchanged") + " unchanged, " + at("late") + " late, " +
-         at("duplicates") + " duplicate, " + at("rejected") +
-         " rejected; gross " + at("accepted_gross") + ", control total " +
+  std::string const counts{
+    at("records") + " records: " + at("inserted") + " inserted, " +
+    at("amended") + " amended, " + at("voided") + " voided, " +
+    at("unchanged") + " unchanged, " + at("late") + " late, " +
+    at("duplicates") + " duplicate, " + at("rejected") + " rejected; "};
+  std::string const totals{per_currency(at("control_totals", ""))};
+  if (not totals.empty())
+    return counts + "gross " + per_currency(at("accepted_by_currency", "")) +
+           "; control totals " + totals;
+  return counts + "gross " + at("accepted_gross") + ", control total " +
          at("control_total", "none");
 }
 
