@@ -1462,7 +1462,8 @@ CREATE VIEW ingest.batch_overview AS
     b.accepted_count,
     b.rejected_count,
     b.merge_counts,
-    b.published_at
+    b.published_at,
+    (b.manifest -> 'control_totals'::text) AS control_totals
    FROM ingest.batch b;
 
 
