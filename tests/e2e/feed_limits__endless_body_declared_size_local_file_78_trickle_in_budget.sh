@@ -6,6 +6,8 @@
 # userinfo, leaves nothing in the spool and registers nothing.  A body that
 # keeps trickling (never tripping the low-speed limit) ends with the retry
 # budget: a 4 s budget ends the run within one connect timeout of it.
+# A source's own limit (source add --max-input-bytes) bounds its loads
+# the same way, downloaded or local, unless the command gives its own.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/feed_lib.sh"
 
@@ -57,7 +59,30 @@ expect_rc 75
 expect_eq "trickle spool" 0 "$(spool_files)"
 nothing_registered
 
-# The same file within the limit still loads.
+# The source's own limit, no --max-input-bytes: an endless body is cut at
+# it, a local file above it refused, both naming the source's limit.
+run invoice_operator source add acme-erp --max-input-bytes 2048
+expect_rc 0
+expect_output_has "input limit 2048 bytes"
+expect_eq "stored limit" 2048 "$(q "select max_input_bytes from ingest.source where source = 'acme-erp'")"
+set_script "{\"/$f\": [\"endless:512\"]}"
+fload --source acme-erp --business-date 2026-11-28 --retry-budget 60 --input "$BASE/$f"
+expect_rc 78
+expect_output_has "larger than the limit of 2048 bytes"
+expect_output_has "(the source's limit, source add --max-input-bytes)"
+expect_eq "source limit spool" 0 "$(spool_files)"
+nothing_registered
+fload --source acme-erp --business-date 2026-11-28 --input "$WWW/$f"
+expect_rc 78
+expect_output_has "larger than the limit of 2048 bytes (the source's limit"
+nothing_registered
+run invoice_operator source add acme-erp --max-input-bytes 0
+expect_rc 64
+expect_eq "a refused limit leaves the stored one" 2048 \
+  "$(q "select max_input_bytes from ingest.source where source = 'acme-erp'")"
+
+# The same file within the limit still loads (the command's limit wins
+# over the source's).
 reset_counts
 fload --source acme-erp --business-date 2026-11-28 --max-input-bytes 1048576 \
   --input "$BASE/$f"

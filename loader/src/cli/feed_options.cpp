@@ -105,7 +105,10 @@ void bind_feed_options(po::variables_map const &vm, flows::FeedOptions &out)
   if (auto const v = bounded(vm, "low-speed-time", 1, 3600))
     out.low_speed_time = std::chrono::seconds{*v};
   if (auto const v = bounded(vm, "max-input-bytes", 1, std::int64_t{1} << 50))
+  {
     out.max_input_bytes = static_cast<std::uint64_t>(*v);
+    out.max_input_bytes_given = true;
+  }
   if (auto const v = bounded(vm, "spool-max-bytes", 1, std::int64_t{1} << 50))
     out.spool_max_bytes = static_cast<std::uint64_t>(*v);
   if (vm.count("allow-redirect-host") != 0)

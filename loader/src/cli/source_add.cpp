@@ -52,6 +52,11 @@ po::options_description options()
     "retention-days", po::value<std::string>()->value_name("N"),
     "days the staging rows of a published, reverted or quarantined batch "
     "are kept before the sweep deletes them, 1-3650 (default 30)")(
+    "max-input-bytes", po::value<std::string>()->value_name("BYTES"),
+    "the largest input a load of this source accepts, downloaded or local "
+    "(1 to 2^50; default: the loader's --max-input-bytes); a larger one is "
+    "stopped at the limit and nothing is registered. A --max-input-bytes "
+    "given to load or catch-up wins")(
     "allow-unknown-columns", po::bool_switch(),
     "ignore columns the contract does not know instead of quarantining "
     "the batch");
@@ -103,6 +108,8 @@ Bound bind(po::variables_map const &vm)
   }
   if (auto const n = bounded(vm, "retention-days", 1, 3650))
     out.retention_days = static_cast<int>(*n);
+  if (auto const n = bounded(vm, "max-input-bytes", 1, std::int64_t{1} << 50))
+    out.max_input_bytes = *n;
   // Left out: the stored value stays (a new source does not allow them).
   if (flag(vm, "allow-unknown-columns")) out.allow_unknown_columns = true;
   return {out, [out](GlobalOptions const &g, Logger const &) {

@@ -108,7 +108,7 @@ SourceConfig LoadSteps::get_source(std::string const &source)
       "select s.source, s.allow_unknown_columns, s.require_control_totals, "
       "s.feed_url, s.start_date::text, "
       "(select w.business_date::text from ingest.watermark as w "
-      " where w.source = s.source), s.retention_days "
+      " where w.source = s.source), s.retention_days, s.max_input_bytes "
       "from ingest.get_source($1) as s",
       source)};
     auto const text = [&r](int i) {
@@ -121,7 +121,10 @@ SourceConfig LoadSteps::get_source(std::string const &source)
             text(3),
             text(4),
             text(5),
-            r[6].as<int>()};
+            r[6].as<int>(),
+            r[7].is_null()
+              ? std::nullopt
+              : std::optional<std::uint64_t>{r[7].as<std::uint64_t>()}};
   }
   catch (...)
   {

@@ -26,6 +26,8 @@ struct SourceConfig
   std::optional<std::string> watermark;
   /// Days a quarantined batch's rows (and its spooled file) are kept.
   int retention_days = 30;
+  /// source add --max-input-bytes; nullopt: the loader's limit.
+  std::optional<std::uint64_t> max_input_bytes;
 };
 
 /// A file-level problem the loader found (record_no 0 = the file/header).

@@ -33,18 +33,30 @@ StoredSource add_source(Database &db, SourceSettings const &s)
       s.retention_days
         ? std::optional<std::string>{std::to_string(*s.retention_days)}
         : std::nullopt};
+    std::optional<std::string> const limit{
+      s.max_input_bytes
+        ? std::optional<std::string>{std::to_string(*s.max_input_bytes)}
+        : std::nullopt};
     pqxx::row const r{tx.exec_params1(
       "select source, policy, max_rejected_share::text, start_date::text, "
       "feed_url, allow_unknown_columns, to_char(deadline, 'HH24:MI'), "
-      "retention_days "
+      "retention_days, max_input_bytes "
       "from ingest.add_source($1, $2, $3::numeric, $4::date, $5, $6::boolean, "
-      "$7::time, $8::integer)",
+      "$7::time, $8::integer, $9::bigint)",
       s.name, opt(s.policy), opt(s.max_rejected_share), opt(s.start_date),
-      opt(s.feed_url), allow, opt(s.deadline), opt(retention))};
+      opt(s.feed_url), allow, opt(s.deadline), opt(retention), opt(limit))};
     tx.commit();
-    return {r[0].as<std::string>(), r[1].as<std::string>(), opt_of(r[2]),
-            opt_of(r[3]),           opt_of(r[4]),           r[5].as<bool>(),
-            opt_of(r[6]),           r[7].as<int>()};
+    return {r[0].as<std::string>(),
+            r[1].as<std::string>(),
+            opt_of(r[2]),
+            opt_of(r[3]),
+            opt_of(r[4]),
+            r[5].as<bool>(),
+            opt_of(r[6]),
+            r[7].as<int>(),
+            r[8].is_null()
+              ? std::nullopt
+              : std::optional<std::int64_t>{r[8].as<std::int64_t>()}};
   }
   catch (...)
   {

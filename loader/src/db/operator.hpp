@@ -17,8 +17,9 @@ struct SourceSettings
   std::optional<std::string> start_date;         ///< YYYY-MM-DD
   std::optional<std::string> feed_url;
   std::optional<bool> allow_unknown_columns;
-  std::optional<std::string> deadline; ///< HH:MM, UTC, on D+1
-  std::optional<int> retention_days;   ///< staging kept, days
+  std::optional<std::string> deadline;         ///< HH:MM, UTC, on D+1
+  std::optional<int> retention_days;           ///< staging kept, days
+  std::optional<std::int64_t> max_input_bytes; ///< the source's input limit
 };
 
 /// The source as stored after `source add`; absent values are nullopt.
@@ -32,6 +33,7 @@ struct StoredSource
   bool allow_unknown_columns = false;
   std::optional<std::string> deadline;
   int retention_days = 30;
+  std::optional<std::int64_t> max_input_bytes; ///< nullopt: the loader's
 };
 
 /// ingest.add_source (operator): register or update a source.

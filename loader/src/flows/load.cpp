@@ -47,15 +47,19 @@ public:
 
   /// A URL is downloaded whole into the spool first; from then on the
   /// spooled file, named by its SHA-256, is the input of both passes.
+  /// The source is read before a download, whose size its limit bounds; a
+  /// local file is measured against the command's limit now and against
+  /// the source's once it is read (read_source).
   void fetch_input()
   {
     if (not is_url(m_rq.input))
     {
-      check_local_size(m_rq.input, m_rq.feed.max_input_bytes);
+      check_local_size(m_rq.input, input_limit());
       return;
     }
+    read_source();
     net::remove_stale_temporaries(spool_dir_of(m_rq), std::chrono::hours{24});
-    Limit const limit{tidy_before_download(m_rq, m_log)};
+    Limit const limit{tidy_before_download(m_rq, input_limit(), m_log)};
     m_spooled = fetch(m_retry, m_rq.input, "download", m_rq, m_log, limit);
     // A 304 hands back an earlier file: it is in use again.
     if (m_spooled->not_modified) net::mark_used(m_spooled->path);
@@ -81,9 +85,21 @@ public:
       wait_for(*path, m_rq.wait_for_manifest, m_log);
   }
 
-  /// The source's settings (the first connection of the run).
+  /// The largest input the run accepts: --max-input-bytes when given, else
+  /// the source's own limit once read, else the loader's default.
+  Limit input_limit() const
+  {
+    if (not m_rq.feed.max_input_bytes_given and m_source_read and
+        m_source.max_input_bytes)
+      return {*m_source.max_input_bytes,
+              "the source's limit, source add --max-input-bytes"};
+    return {m_rq.feed.max_input_bytes, "--max-input-bytes"};
+  }
+
+  /// The source's settings (the first connection of the run; once).
   void read_source()
   {
+    if (m_source_read) return;
     m_source = m_retry.run(
       "connect",
       [&] {
@@ -92,6 +108,8 @@ public:
         return m_steps.get_source(m_rq.source);
       },
       reset());
+    m_source_read = true;
+    if (not is_url(m_rq.input)) check_local_size(m_rq.input, input_limit());
   }
 
   /// What registration records: the file's facts, its header's mapping,
@@ -190,6 +208,7 @@ private:
   std::optional<net::Downloaded> m_spooled;
   io::FileScan m_scan;
   db::SourceConfig m_source;
+  bool m_source_read = false;
   db::BeginArgs m_args;
   db::Attempt m_at;
   bool m_last_try_busy = false;

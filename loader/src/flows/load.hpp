@@ -25,6 +25,9 @@ struct FeedOptions
   /// local; a larger one is refused (config) before anything is
   /// registered.
   std::uint64_t max_input_bytes = std::uint64_t{10} << 30;
+  /// Whether --max-input-bytes was given: then it wins over the source's
+  /// own limit (source add --max-input-bytes).
+  bool max_input_bytes_given = false;
   /// --spool-max-bytes: the most the spool may hold (net/spool_policy.hpp).
   std::uint64_t spool_max_bytes = std::uint64_t{32} << 30;
   /// --allow-redirect-host: hosts a download may be redirected to besides

@@ -84,20 +84,19 @@ net::DownloadOptions download_options(LoadRequest const &rq)
   return o;
 }
 
-void check_local_size(std::string const &path, std::uint64_t max_bytes)
+void check_local_size(std::string const &path, Limit const &limit)
 {
   struct stat st
   {};
   // A missing file is reported by the scan, as before.
   if (::stat(path.c_str(), &st) != 0 or not S_ISREG(st.st_mode)) return;
   auto const size = static_cast<std::uint64_t>(st.st_size);
-  if (size > max_bytes)
+  if (size > limit.bytes)
     throw LoaderError{ErrorKind::config,
                       "the input " + path + " is " + std::to_string(size) +
                         " bytes, larger than the limit of " +
-                        std::to_string(max_bytes) +
-                        " bytes (--max-input-bytes); nothing was "
-                        "registered"};
+                        std::to_string(limit.bytes) + " bytes (" + limit.name +
+                        "); nothing was registered"};
 }
 
 std::string spool_dir_of(LoadRequest const &rq)

@@ -64,16 +64,16 @@ net::DownloadOptions download_options(LoadRequest const &rq);
 /// A local input larger than max_bytes: LoaderError config, before the
 /// file is read, so that --max-input-bytes means the same for a path as
 /// for a URL.
-void check_local_size(std::string const &path, std::uint64_t max_bytes);
-
-std::string spool_dir_of(LoadRequest const &rq);
-
 /// The largest body a fetch accepts, and what messages call that bound.
 struct Limit
 {
   std::uint64_t bytes = 0;
   std::string name;
 };
+
+void check_local_size(std::string const &path, Limit const &limit);
+
+std::string spool_dir_of(LoadRequest const &rq);
 
 /// GET url into the spool as step `step` of the run's retry layer: a
 /// transient failure (timeout, reset, cut body, 5xx, 429) is retried

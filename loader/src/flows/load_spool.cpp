@@ -5,12 +5,13 @@
 
 namespace loader::flows::load_detail
 {
-Limit tidy_before_download(LoadRequest const &rq, Logger const &log)
+Limit tidy_before_download(LoadRequest const &rq, Limit const &input,
+                           Logger const &log)
 {
   std::string const dir{spool_dir_of(rq)};
   net::SpoolLimits limits;
   limits.max_bytes = rq.feed.spool_max_bytes;
-  limits.max_input_bytes = rq.feed.max_input_bytes;
+  limits.max_input_bytes = input.bytes;
   net::SpoolPlan const plan{net::tidy_spool(dir, limits)};
   if (not plan.expired.empty() or not plan.evicted.empty())
     log.info("spool tidied",
@@ -29,10 +30,10 @@ Limit tidy_before_download(LoadRequest const &rq, Logger const &log)
                         "nothing was downloaded or registered. Raise "
                         "--spool-max-bytes, or load again once the other "
                         "runs are done"};
-  if (plan.room < rq.feed.max_input_bytes)
+  if (plan.room < input.bytes)
     return {plan.room,
             "the room left in the spool " + dir + " under " + bound};
-  return {rq.feed.max_input_bytes, "--max-input-bytes"};
+  return input;
 }
 
 void settle_spooled(LoadRequest const &rq, net::Downloaded const &file,

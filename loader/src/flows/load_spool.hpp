@@ -14,7 +14,8 @@ namespace loader::flows::load_detail
 /// returns the limit of the download: --max-input-bytes, or the room left
 /// when that is less.  A spool with no room at all: LoaderError config,
 /// nothing downloaded.
-Limit tidy_before_download(LoadRequest const &rq, Logger const &log);
+Limit tidy_before_download(LoadRequest const &rq, Limit const &input,
+                           Logger const &log);
 
 /// The batch of the spooled file ended with outcome: published (done)
 /// removes the file, quarantined holds it for retention_days; anything

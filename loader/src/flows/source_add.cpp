@@ -18,6 +18,9 @@ Result source_add(std::string const &dsn, SourceAddRequest const &request)
             shown(s.feed_url) + ", unknown columns " +
             (s.allow_unknown_columns ? "allowed" : "rejected") +
             ", deadline " + shown(s.deadline) + " UTC on D+1, staging kept " +
-            std::to_string(s.retention_days) + " days\n"};
+            std::to_string(s.retention_days) + " days, input limit " +
+            (s.max_input_bytes ? std::to_string(*s.max_input_bytes) + " bytes"
+                               : std::string{"the loader's"}) +
+            "\n"};
 }
 } // namespace loader::flows
