@@ -156,12 +156,19 @@ begin
     if v_batch.state not in ('quarantined', 'published', 'reverted')
        and (p_manifest is not null or p_expect_count is not null)
        and (v_manifest.record_count is distinct from v_batch.record_count
-            or v_manifest.control_total is distinct from v_batch.control_total) then
+            or v_manifest.control_total is distinct from v_batch.control_total
+            -- totals per currency: as given, code by code
+            or (v_manifest.manifest -> 'control_totals')
+               is distinct from (v_batch.manifest -> 'control_totals')) then
       raise exception 'the control totals given differ from those recorded for batch %', v_batch.batch_id
         using errcode = 'IV102',
               detail  = format('Recorded: %s records, total %s; given: %s records, total %s.',
-                               v_batch.record_count, v_batch.control_total,
-                               v_manifest.record_count, v_manifest.control_total),
+                               v_batch.record_count,
+                               coalesce(v_batch.control_total::text,
+                                        (v_batch.manifest -> 'control_totals')::text),
+                               v_manifest.record_count,
+                               coalesce(v_manifest.control_total::text,
+                                        (v_manifest.manifest -> 'control_totals')::text)),
               hint    = 'Load with the manifest first delivered, or have an operator quarantine and replay the batch.';
     end if;
   end if;
