@@ -30,7 +30,16 @@ declare
   v_typed pg_catalog.regclass :=
     coalesce(ingest.typed_staging_partition(p_batch_id),
              'staging.invoice_valid_shared'::pg_catalog.regclass);
+  v_shared boolean;
+  v_raw    boolean;
 begin
+  -- Which shared tables hold rows of this batch: ANALYZE and BRIN
+  -- summarizing take a lock that conflicts with itself, so a call that
+  -- touched a table the batch has no rows in made the loads of other
+  -- sources wait for nothing (the loader's batches have no raw rows, and
+  -- one of 100,000 records or more has a typed partition of its own).
+  v_shared := v_typed = 'staging.invoice_valid_shared'::pg_catalog.regclass;
+  v_raw := exists (select from staging.invoice_line as l where l.batch_id = p_batch_id);
   -- The BRIN batch indexes of the raw and the shared typed rows.  Summarized
   -- ranges let a batch's lookups skip the pages of other batches; a
   -- lookup reads every unsummarized range, whoever's rows it holds.  So
@@ -45,10 +54,16 @@ begin
   -- The first range is summarized always: after a crash the unlogged
   -- index is reset to an empty revmap, which the planner costs negative
   -- (and plans badly) until one range is summarized.
+  -- Each batch summarizes only the tables it has rows in; another batch's
+  -- own call summarizes the rest.
   if (select count(*) from ingest.batch as b
        where b.state in ('received', 'staged', 'validated')) > 1 then
-    perform pg_catalog.brin_summarize_new_values('staging.invoice_line_batch'::pg_catalog.regclass);
-    perform pg_catalog.brin_summarize_new_values('staging.invoice_valid_shared_batch'::pg_catalog.regclass);
+    if v_raw then
+      perform pg_catalog.brin_summarize_new_values('staging.invoice_line_batch'::pg_catalog.regclass);
+    end if;
+    if v_shared then
+      perform pg_catalog.brin_summarize_new_values('staging.invoice_valid_shared_batch'::pg_catalog.regclass);
+    end if;
   else
     perform pg_catalog.brin_summarize_range('staging.invoice_line_batch'::pg_catalog.regclass, 0);
     perform pg_catalog.brin_summarize_range('staging.invoice_valid_shared_batch'::pg_catalog.regclass, 0);
@@ -59,7 +74,9 @@ begin
     when 'validation' then
       -- raw rows (the SQL path) or the loader's typed rows, whichever the
       -- batch has
-      analyze staging.invoice_line (batch_id, record_no, invoice_number, currency);
+      if v_raw then
+        analyze staging.invoice_line (batch_id, record_no, invoice_number, currency);
+      end if;
       execute pg_catalog.format('analyze %s (batch_id, record_no, invoice_number, revision, rules)',
                                 v_typed);
     when 'publication' then
