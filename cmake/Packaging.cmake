@@ -8,6 +8,8 @@
 #                                          (the licence, Debian's machine-
 #                                          readable form), changelog.gz
 #   share/doc/invoice-loader/examples/systemd/   example units, env.example
+#   share/doc/invoice-loader/examples/prometheus/ alerting rules for the
+#                                          metrics of status
 #
 # `cpack --config build/CPackConfig.cmake` (scripts/package.sh) builds
 # invoice-loader_<version>_<arch>.deb; its Depends come from
@@ -100,6 +102,8 @@ install(FILES
   "${PROJECT_SOURCE_DIR}/packaging/systemd/invoice-loader-notify.service"
   "${PROJECT_SOURCE_DIR}/packaging/systemd/env.example"
   DESTINATION ${doc_dir}/examples/systemd)
+install(FILES "${PROJECT_SOURCE_DIR}/packaging/prometheus/invoice-loader.rules.yml"
+  DESTINATION ${doc_dir}/examples/prometheus)
 
 # The .deb.  Version: the project's; architecture: dpkg's.
 set(CPACK_GENERATOR DEB)

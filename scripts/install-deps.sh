@@ -18,7 +18,9 @@
 # clang-format (scripts/format.sh --check, the style of the C++), help2man
 # (the man page), man-db (man -l), dpkg-dev (dpkg-shlibdeps: the
 # .deb's Depends) and file (which dpkg-shlibdeps and CPack use to find the
-# ELF files), lintian (the package checked against Debian policy).
+# ELF files), lintian (the package checked against Debian policy),
+# prometheus (its promtool checks the metrics status writes and the
+# shipped alert rules).
 #
 # Usage: scripts/install-deps.sh          (no arguments)
 #        scripts/install-deps.sh --help   (this text; installs nothing)
@@ -70,6 +72,7 @@ packages=(
   help2man
   clang-format
   lintian
+  prometheus
   man-db
   dpkg-dev
   file

@@ -109,10 +109,25 @@ as $$
                  'watermark_date', w.business_date,
                  'watermark_age_seconds',
                    round(extract(epoch from now() - ((w.business_date + 1)::timestamp at time zone 'UTC'))),
+                 -- the last publication: what an alert on silence compares
+                 -- with the clock
+                 'last_success_at', (
+                     select extract(epoch from max(o.published_at))::bigint
+                     from ingest.batch_overview as o
+                     where o.source = s.source and o.state = 'published'),
+                 -- batches as they stand: a quarantined or reverted batch
+                 -- whose business date has published since (a corrected
+                 -- file) no longer counts; nothing is left to do for it
                  'batches_by_state', coalesce((
                      select jsonb_object_agg(c.state, c.n)
                      from (select o.state, count(*) as n from ingest.batch_overview as o
-                           where o.source = s.source group by o.state) as c), '{}'::jsonb),
+                           where o.source = s.source
+                             and not (o.state in ('quarantined', 'reverted')
+                                      and exists (select from ingest.batch_overview as p
+                                                  where p.source = o.source
+                                                    and p.business_date = o.business_date
+                                                    and p.state = 'published'))
+                           group by o.state) as c), '{}'::jsonb),
                  'last_load', (
                      select jsonb_build_object(
                               'batch_id', a.batch_id, 'outcome', a.outcome,

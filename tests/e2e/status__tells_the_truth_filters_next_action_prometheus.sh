@@ -3,7 +3,9 @@
 # exits 78; last_error is empty once a batch is published; --state,
 # --since and --limit filter; a blocked source gets a "next action" line
 # naming the command; --format prometheus is valid textfile format with
-# the numbers the database holds.
+# the numbers the database holds (a quarantined batch whose date has
+# published since not counted), and still a valid exposition with
+# invoice_loader_up 0 and exit 75 when the database is out of reach.
 source "$(dirname "$0")/lib.sh"
 
 register_source acme-erp --start-date 2026-11-28
@@ -21,6 +23,9 @@ expect_rc 65
 q2=$(q "select batch_id from ingest.batch where business_date = '2026-11-29'")
 load --source acme-erp --business-date 2026-12-01 --input "$day4"
 expect_rc 75
+run invoice_loader status --format prometheus
+expect_rc 0
+cp "$WORK/out" "$WORK/quarantined.prom"  # day 2 quarantined, its date not published
 
 run invoice_loader status --batch 999
 expect_rc 78
@@ -80,7 +85,13 @@ for line in open(sys.argv[1]).read().splitlines():
     seen[line.rsplit(' ', 1)[0]] = float(line.rsplit(' ', 1)[1])
 def v(key): return seen[key]
 assert v('invoice_loader_batches{source="acme-erp",state="published"}') == 2, seen
-assert v('invoice_loader_batches{source="acme-erp",state="quarantined"}') == 1, seen
+# the quarantined day 2 was replaced by a good file: nothing is left to do
+# for it, so it is not counted (the batch itself stays quarantined)
+assert v('invoice_loader_batches{source="acme-erp",state="quarantined"}') == 0, seen
+assert v('invoice_loader_up') == 1, seen
+import time
+assert abs(v('invoice_loader_last_success_timestamp_seconds{source="acme-erp"}') - time.time()) < 600, seen
+assert not any(k.startswith('invoice_loader_watermark_age') for k in seen), 'a frozen age gauge'
 assert v('invoice_loader_batches{source="acme-erp",state="validated"}') == 1, seen
 import calendar
 assert v('invoice_loader_watermark_timestamp_seconds{source="acme-erp"}') == \
@@ -88,3 +99,68 @@ assert v('invoice_loader_watermark_timestamp_seconds{source="acme-erp"}') == \
 assert v('invoice_loader_notifications{source="acme-erp",state="pending"}') >= 2, seen
 assert v('invoice_loader_last_load_records{source="acme-erp"}') == 20, seen
 PY
+cp "$WORK/out" "$WORK/healthy.prom"
+expect_eq "the quarantined batch stays quarantined" quarantined \
+  "$(q "select state from ingest.batch where batch_id = $q2")"
+if command -v promtool >/dev/null; then
+  promtool check metrics <"$WORK/out" || fail "promtool check metrics refuses the exposition"
+fi
+
+# The database out of reach: still a valid exposition, saying so, and the
+# exit code of an unreachable database.
+set +e
+"$INVOICE_LOADER" --dsn "host=$WORK port=1 dbname=$E2E_DB user=invoice_loader connect_timeout=2" \
+  status --format prometheus >"$WORK/out" 2>"$WORK/err"
+RC=$?
+set -e
+expect_rc 75
+expect_eq "the exposition when the database is away" \
+  "# HELP invoice_loader_up Whether status could read the database (0: unreachable or the login refused).|# TYPE invoice_loader_up gauge|invoice_loader_up 0" \
+  "$(paste -sd'|' "$WORK/out")"
+if command -v promtool >/dev/null; then
+  promtool check metrics <"$WORK/out" || fail "promtool check metrics refuses the down exposition"
+fi
+cp "$WORK/out" "$WORK/down.prom"
+
+# The shipped alerting rules against these three expositions, with
+# promtool (Debian's prometheus package): each file's samples held for
+# 30 minutes, timestamps shifted so that the test's time 0 is now.  The
+# quarantine fires only while its date is unpublished, the late watermark
+# (2026-11-29, days ago) in both files that have one, the outage only in
+# the last; nothing else fires.
+if command -v promtool >/dev/null; then
+  python3 - "$WORK" "$REPO/packaging/prometheus/invoice-loader.rules.yml" <<'PY' >"$WORK/rules_test.yml"
+import json, sys, time
+work, rules = sys.argv[1:3]
+now = time.time()
+late = {"exp_labels": {"severity": "page", "source": "acme-erp"},
+        "exp_annotations": {"summary": "acme-erp: no business date has published since the watermark's; invoice-loader status --source acme-erp"}}
+quarantined = {"exp_labels": {"severity": "ticket", "source": "acme-erp", "state": "quarantined"},
+               "exp_annotations": {"summary": "acme-erp: a batch is quarantined and its date has not published; invoice-loader status --source acme-erp --state quarantined"}}
+down = {"exp_labels": {"severity": "page"},
+        "exp_annotations": {"summary": "invoice-loader status cannot read the database"}}
+expect = {"quarantined.prom": {"InvoiceWatermarkLate": [late], "InvoiceQuarantined": [quarantined]},
+          "healthy.prom": {"InvoiceWatermarkLate": [late]},
+          "down.prom": {"InvoiceLoaderDown": [down]}}
+tests = []
+for name, fired in expect.items():
+    series = []
+    for line in open(f"{work}/{name}"):
+        if line.startswith("#") or not line.strip():
+            continue
+        key, value = line.rsplit(" ", 1)
+        v = float(value)
+        if key.split("{")[0].endswith("_timestamp_seconds"):
+            v -= now
+        series.append({"series": key, "values": f"{v!r}+0x30"})
+    tests.append({"name": name, "interval": "1m", "input_series": series,
+                  "alert_rule_test": [{"eval_time": "20m", "alertname": a, "exp_alerts": fired.get(a, [])}
+                                      for a in ("InvoiceWatermarkLate", "InvoiceQuarantined",
+                                                "InvoiceNotificationInDoubt", "InvoiceLoaderDown")]})
+print(json.dumps({"rule_files": [rules], "evaluation_interval": "1m", "tests": tests}, indent=1))
+PY
+  promtool check rules "$REPO/packaging/prometheus/invoice-loader.rules.yml" >/dev/null \
+    || fail "promtool check rules refuses the shipped rules"
+  promtool test rules "$WORK/rules_test.yml" >"$WORK/promtool.out" 2>&1 \
+    || { cat "$WORK/promtool.out"; fail "the shipped alerts do not fire as they should"; }
+fi

@@ -120,7 +120,8 @@ for f in "${docs[@]}" \
          examples/systemd/invoice-loader-catch-up.service \
          examples/systemd/invoice-loader-catch-up.timer \
          examples/systemd/invoice-loader-notify.service \
-         examples/systemd/env.example; do
+         examples/systemd/env.example \
+         examples/prometheus/invoice-loader.rules.yml; do
   check "usr/share/doc/invoice-loader/$f is installed" \
     test -s "$share/doc/invoice-loader/$f"
 done

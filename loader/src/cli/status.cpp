@@ -1,9 +1,13 @@
 /// `invoice-loader status [--source S] [--batch ID] [--format text|json]`.
 #include "flows/status.hpp"
+
+#include <iostream>
+
 #include "cli/commands.hpp"
 #include "cli/help.hpp"
 #include "cli/status_render.hpp"
 #include "cli/values.hpp"
+#include "core/errors.hpp"
 
 namespace po = boost::program_options;
 
@@ -77,7 +81,23 @@ Bound bind(po::variables_map const &vm)
   out.json = out.format == flows::StatusFormat::json;
   return {
     out, [out](GlobalOptions const &g, Logger const &) {
-      std::string const report{flows::status_report(g.dsn, out)};
+      std::string report;
+      try
+      {
+        report = flows::status_report(g.dsn, out);
+      }
+      catch (LoaderError const &e)
+      {
+        // A metrics file must say the database is out of reach rather
+        // than keep the last good figures: the exposition goes to stdout
+        // whole, and the error and its exit code (75 unreachable, 77 the
+        // login refused) as for any command.
+        if (out.format == flows::StatusFormat::prometheus and
+            (e.kind == ErrorKind::transient or
+             e.kind == ErrorKind::permission))
+          std::cout << render_status_prometheus_down() << std::flush;
+        throw;
+      }
       switch (out.format)
       {
       case flows::StatusFormat::json:

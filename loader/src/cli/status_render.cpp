@@ -144,6 +144,20 @@ std::string number(json const &v)
 }
 } // namespace
 
+namespace
+{
+/// The family every exposition starts with, up or down.
+constexpr char const up_family[] =
+  "# HELP invoice_loader_up Whether status could read the database (0: "
+  "unreachable or the login refused).\n"
+  "# TYPE invoice_loader_up gauge\n";
+} // namespace
+
+std::string render_status_prometheus_down()
+{
+  return std::string{up_family} + "invoice_loader_up 0\n";
+}
+
 std::string render_status_prometheus(std::string const &report_json)
 {
   json const r = parse_report(report_json);
@@ -158,12 +172,15 @@ std::string render_status_prometheus(std::string const &report_json)
                    "Start (UTC) of the last business date of the source "
                    "up to which every date is published.",
                    {}};
-  Family age{"invoice_loader_watermark_age_seconds",
-             "Seconds since the end (UTC) of the watermark's business "
-             "date: about 86400 the morning after a good night.",
-             {}};
-  Family batches{
-    "invoice_loader_batches", "Batches of the source by state.", {}};
+  Family success{"invoice_loader_last_success_timestamp_seconds",
+                 "When the source's last publication committed (Unix "
+                 "time); the age of a night is time() minus this.",
+                 {}};
+  Family batches{"invoice_loader_batches",
+                 "Batches of the source by their state now; a quarantined "
+                 "or reverted batch whose business date has published "
+                 "since is not counted.",
+                 {}};
   Family duration{"invoice_loader_last_load_duration_seconds",
                   "Duration of the source's last finished attempt.",
                   {}};
@@ -180,11 +197,10 @@ std::string render_status_prometheus(std::string const &report_json)
     std::string const src{"source=\"" + label(s.value("source", "")) + "\""};
     if (s.contains("watermark_date") and s["watermark_date"].is_string())
       if (auto const t = epoch_of_date(s["watermark_date"].get<std::string>()))
-      {
         watermark.samples.push_back("{" + src + "} " + std::to_string(*t));
-        age.samples.push_back(
-          "{" + src + "} " + number(s.value("watermark_age_seconds", json{})));
-      }
+    json const at = s.value("last_success_at", json{});
+    if (at.is_number())
+      success.samples.push_back("{" + src + "} " + number(at));
     json const by_state = s.value("batches_by_state", json::object());
     for (char const *state : {"received", "staged", "validated", "published",
                               "quarantined", "reverted"})
@@ -208,9 +224,9 @@ std::string render_status_prometheus(std::string const &report_json)
                                       "\"} " +
                                       number(notes.value(state, json(0))));
   }
-  std::string out;
+  std::string out{std::string{up_family} + "invoice_loader_up 1\n"};
   for (Family const *f :
-       {&watermark, &age, &batches, &duration, &records, &notifications})
+       {&watermark, &success, &batches, &duration, &records, &notifications})
   {
     out += std::string{"# HELP "} + f->name + " " + f->help + "\n";
     out += std::string{"# TYPE "} + f->name + " gauge\n";

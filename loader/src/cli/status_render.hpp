@@ -12,4 +12,7 @@ std::string render_status_text(std::string const &report_json);
 /// exposition format 0.0.4), per source: watermark date and age, batches
 /// by state, the last load's duration and records, notifications by state.
 std::string render_status_prometheus(std::string const &report_json);
+/// The exposition when the database cannot be read: invoice_loader_up 0
+/// alone, so that a scrape or a textfile collector sees the outage.
+std::string render_status_prometheus_down();
 } // namespace loader::cli
