@@ -131,7 +131,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def interesting_headers(self):
         keep = ("If-None-Match", "If-Modified-Since", "Idempotency-Key",
-                "Content-Type", "Authorization")
+                "Content-Type", "Authorization", "webhook-id",
+                "webhook-timestamp", "webhook-signature")
         out = {}
         for k in keep:
             v = self.headers.get(k)

@@ -1,6 +1,7 @@
 /// `invoice-loader notify [--once | --follow] [sinks] ...`: the outbox
 /// dispatcher: each pending notification to every sink configured.
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 
 #include <boost/algorithm/string/classification.hpp>
@@ -13,6 +14,7 @@
 #include "cli/values.hpp"
 #include "flows/notify.hpp"
 #include "net/transport.hpp"
+#include "net/webhook_signature.hpp"
 
 namespace po = boost::program_options;
 
@@ -38,6 +40,11 @@ std::string description()
          "pending; any other 4xx: failed (status and the\nanswer's first "
          "bytes "
          "recorded); 401/403/407 or a 3xx: left pending, exit\n77/78.\n"
+         "With webhook-secret in the --config file, each POST is signed per "
+         "the\nStandard Webhooks specification: webhook-id (the dedupe key), "
+         "webhook-timestamp\nand webhook-signature 'v1,<base64 HMAC-SHA256 of "
+         "id.timestamp.body>'; with\nwebhook-secret-previous too, both "
+         "signatures.\n"
          "\n"
          "E-mail (smtp://, STARTTLS when offered, or smtps://): at-most-once. "
          "The row\nis marked in_doubt BEFORE the message goes out and "
@@ -99,6 +106,15 @@ po::options_description options()
       "cacert", po::value<std::string>()->value_name("FILE"),
       "PEM bundle of the CAs to trust for https:// and TLS mail; default: "
       "the system's")(
+      "webhook-secret", po::value<std::string>()->value_name("whsec_KEY"),
+      "sign each webhook delivery per the Standard Webhooks specification "
+      "(webhook-id, webhook-timestamp, webhook-signature: HMAC-SHA256) "
+      "with this secret, whsec_ and a base64 key; in the --config file "
+      "only, never on the command line")(
+      "webhook-secret-previous",
+      po::value<std::string>()->value_name("whsec_KEY"),
+      "while the receiver moves to a new webhook-secret, the one it has: "
+      "both signatures are sent (--config file only)")(
       "netrc-file", po::value<std::string>()->value_name("FILE"),
       "credentials for the sinks' hosts (netrc format; mode 0600 "
       "owned by you, or 0640 owned by root in your group, "
@@ -153,6 +169,38 @@ void check_url(char const *option, std::string const &url,
                    "0600, [notify] section) or a --netrc-file instead");
 }
 
+/// The keys of webhook-secret and webhook-secret-previous, current first.
+/// A secret is read from the --config file only (a command line is
+/// visible to every user) and must be whsec_ and a base64 key; either
+/// refusal exits 78 and never shows the secret.
+std::vector<std::string> webhook_keys(po::variables_map const &vm)
+{
+  std::vector<std::string> keys;
+  for (char const *option : {"webhook-secret", "webhook-secret-previous"})
+  {
+    auto const v = get(vm, option);
+    if (not v) continue;
+    for (std::string const &arg : own_argv())
+      if (arg.rfind(std::string{"--"} + option, 0) == 0 and
+          (arg.size() == std::strlen(option) + 2 or
+           arg[std::strlen(option) + 2] == '='))
+        config_error(std::string{"--"} + option +
+                     " is given on the command line, where any user can "
+                     "read it; put it in the --config file (mode 0600, "
+                     "[notify] section)");
+    auto const key = net::webhook_secret_key(*v);
+    if (not key)
+      config_error(std::string{option} +
+                   " in the --config file is not a Standard Webhooks "
+                   "secret: whsec_ followed by a base64 key");
+    keys.push_back(*key);
+  }
+  if (keys.size() == 1 and vm.count("webhook-secret-previous") != 0)
+    config_error("webhook-secret-previous needs webhook-secret, the new "
+                 "secret it is rotated out for");
+  return keys;
+}
+
 Bound bind(po::variables_map const &vm)
 {
   flows::NotifyRequest out;
@@ -165,6 +213,9 @@ Bound bind(po::variables_map const &vm)
     out.webhook_url = *v;
     check_url("webhook-url", out.webhook_url, {"http", "https"});
   }
+  out.webhook_keys = webhook_keys(vm);
+  if (not out.webhook_keys.empty() and out.webhook_url.empty())
+    config_error("webhook-secret goes with --webhook-url");
   if (auto const v = get(vm, "smtp-url"))
   {
     out.smtp_url = *v;

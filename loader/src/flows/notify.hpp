@@ -15,7 +15,11 @@ struct NotifyRequest
 {
   bool follow = false;     ///< --follow: keep running (LISTEN + polling)
   std::string webhook_url; ///< "" = no webhook sink
-  std::string smtp_url;    ///< "" = no e-mail sink
+  /// The keys of webhook-secret and webhook-secret-previous (decoded; the
+  /// current one first): each delivery is signed with every one (the
+  /// Standard Webhooks headers); none: no signature headers.
+  std::vector<std::string> webhook_keys;
+  std::string smtp_url; ///< "" = no e-mail sink
   std::string mail_from;
   std::vector<std::string> mail_to;
   bool require_tls = false;               ///< --smtp-require-tls

@@ -1,5 +1,6 @@
 // The webhook sink: at least once.  A resend carries the same
 // Idempotency-Key (the row's dedupe key), so the receiver can drop it.
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "core/interrupt.hpp"
 #include "flows/notify_message.hpp"
 #include "flows/notify_sink.hpp"
+#include "net/webhook_signature.hpp"
 
 namespace loader::flows::notify_detail
 {
@@ -23,8 +25,11 @@ struct WebhookTry
 class WebhookSink : public Sink
 {
 public:
-  WebhookSink(std::string url, net::TransferOptions transfer) :
-          m_url{std::move(url)}, m_transfer{std::move(transfer)}
+  WebhookSink(std::string url, std::vector<std::string> keys,
+              net::TransferOptions transfer) :
+          m_url{std::move(url)},
+          m_keys{std::move(keys)},
+          m_transfer{std::move(transfer)}
   {}
 
   std::optional<Turn> deliver(Delivery &d) override
@@ -53,12 +58,10 @@ private:
   /// permission; a 3xx (not followed for a POST) as config.
   void post(Retrier &retry, db::Notification const &n, WebhookTry &last)
   {
-    std::vector<std::string> const headers{"Content-Type: application/json",
-                                           "Idempotency-Key: " +
-                                             one_header_line(n.dedupe_key)};
     retry.run("webhook " + std::to_string(n.id), [&] {
       throw_if_interrupted("sending notification " + std::to_string(n.id));
       last = {};
+      std::vector<std::string> const headers{this->headers(n)};
       net::PostResult const r{
         net::post(m_url, n.payload, headers, m_transfer)};
       last = {r.http_status, r.body_head, r.retry_after};
@@ -108,7 +111,32 @@ private:
     return std::nullopt;
   }
 
+  /// The headers of one try.  With secrets, the Standard Webhooks
+  /// headers: webhook-id (the dedupe key, the same on every try, as the
+  /// Idempotency-Key), webhook-timestamp (this try's Unix time) and
+  /// webhook-signature (one "v1,..." per secret, space-separated).
+  std::vector<std::string> headers(db::Notification const &n) const
+  {
+    std::string const id{one_header_line(n.dedupe_key)};
+    std::vector<std::string> out{"Content-Type: application/json",
+                                 "Idempotency-Key: " + id};
+    if (m_keys.empty()) return out;
+    std::int64_t const now{
+      std::chrono::duration_cast<std::chrono::seconds>(
+        std::chrono::system_clock::now().time_since_epoch())
+        .count()};
+    std::string signatures;
+    for (std::string const &key : m_keys)
+      signatures += (signatures.empty() ? "" : " ") +
+                    net::webhook_signature(key, id, now, n.payload);
+    out.push_back("webhook-id: " + id);
+    out.push_back("webhook-timestamp: " + std::to_string(now));
+    out.push_back("webhook-signature: " + signatures);
+    return out;
+  }
+
   std::string m_url;
+  std::vector<std::string> m_keys;
   net::TransferOptions m_transfer;
 };
 } // namespace
@@ -116,6 +144,7 @@ private:
 std::unique_ptr<Sink> make_webhook_sink(NotifyRequest const &rq,
                                         net::TransferOptions const &transfer)
 {
-  return std::make_unique<WebhookSink>(rq.webhook_url, transfer);
+  return std::make_unique<WebhookSink>(rq.webhook_url, rq.webhook_keys,
+                                       transfer);
 }
 } // namespace loader::flows::notify_detail
