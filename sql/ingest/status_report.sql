@@ -115,6 +115,13 @@ as $$
                      select extract(epoch from max(o.published_at))::bigint
                      from ingest.batch_overview as o
                      where o.source = s.source and o.state = 'published'),
+                 -- what the last publication put before readers, per currency
+                 -- (a sum across currencies means nothing)
+                 'last_published_by_currency', (
+                     select o.merge_counts -> 'accepted_by_currency'
+                     from ingest.batch_overview as o
+                     where o.source = s.source and o.state = 'published'
+                     order by o.published_at desc nulls last, o.batch_id desc limit 1),
                  -- batches as they stand: a quarantined or reverted batch
                  -- whose business date has published since (a corrected
                  -- file) no longer counts; nothing is left to do for it

@@ -89,6 +89,11 @@ b = json.load(sys.stdin, parse_float=str, parse_int=str)["batches"][0]
 show = lambda d: " ".join(k + " " + d[k] for k in sorted(d))
 print(show(b["control_totals"]), "|", show(b["merge_counts"]["accepted_by_currency"]))' <"$WORK/out")"
 expect_eq "3: per currency" "EUR 20 4200.00, JPY 2 33000" "$(per_currency)"
+run invoice_operator status --format prometheus
+expect_rc 0
+expect_eq "3: the metrics give the publication's gross per currency" \
+  'invoice_loader_last_publication_gross{source="acme-erp",currency="EUR"} 4200.00|invoice_loader_last_publication_gross{source="acme-erp",currency="JPY"} 33000' \
+  "$(grep '^invoice_loader_last_publication_gross' "$WORK/out" | paste -sd'|')"
 expect_eq "3: watermark" "2026-11-28" "$(watermark_of acme-erp)"
 expect_eq "3: publish notifications" 1 "$(notifications batch_published)"
 expect_eq "3: states" "quarantined,quarantined,published" \

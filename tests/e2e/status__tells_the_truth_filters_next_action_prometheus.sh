@@ -89,6 +89,8 @@ assert v('invoice_loader_batches{source="acme-erp",state="published"}') == 2, se
 # for it, so it is not counted (the batch itself stays quarantined)
 assert v('invoice_loader_batches{source="acme-erp",state="quarantined"}') == 0, seen
 assert v('invoice_loader_up') == 1, seen
+assert v('invoice_loader_last_publication_gross{source="acme-erp",currency="EUR"}') == 4200, seen
+assert v('invoice_loader_last_attempt_outcome{source="acme-erp",outcome="published"}') == 1, seen
 import time
 assert abs(v('invoice_loader_last_success_timestamp_seconds{source="acme-erp"}') - time.time()) < 600, seen
 assert not any(k.startswith('invoice_loader_watermark_age') for k in seen), 'a frozen age gauge'

@@ -181,6 +181,14 @@ std::string render_status_prometheus(std::string const &report_json)
                  "or reverted batch whose business date has published "
                  "since is not counted.",
                  {}};
+  Family gross{"invoice_loader_last_publication_gross",
+               "Accepted gross amount of the source's last publication, per "
+               "currency (never summed across currencies).",
+               {}};
+  Family outcome{"invoice_loader_last_attempt_outcome",
+                 "1 for the outcome of the source's last finished attempt "
+                 "(published, quarantined, waiting, failed, ...).",
+                 {}};
   Family duration{"invoice_loader_last_load_duration_seconds",
                   "Duration of the source's last finished attempt.",
                   {}};
@@ -206,9 +214,18 @@ std::string render_status_prometheus(std::string const &report_json)
                               "quarantined", "reverted"})
       batches.samples.push_back("{" + src + ",state=\"" + state + "\"} " +
                                 number(by_state.value(state, json(0))));
+    json const by_currency = s.value("last_published_by_currency", json{});
+    if (by_currency.is_object())
+      for (auto const &[code, amount] : by_currency.items())
+        gross.samples.push_back("{" + src + ",currency=\"" + label(code) +
+                                "\"} " + number(amount));
     json const last = s.value("last_load", json{});
     if (last.is_object())
     {
+      if (last.contains("outcome") and last["outcome"].is_string())
+        outcome.samples.push_back(
+          "{" + src + ",outcome=\"" + label(last["outcome"].get<std::string>()) +
+          "\"} 1");
       json const ms = last.value("duration_ms", json{});
       if (ms.is_number_integer())
         duration.samples.push_back(
@@ -226,7 +243,8 @@ std::string render_status_prometheus(std::string const &report_json)
   }
   std::string out{std::string{up_family} + "invoice_loader_up 1\n"};
   for (Family const *f :
-       {&watermark, &success, &batches, &duration, &records, &notifications})
+       {&watermark, &success, &batches, &gross, &outcome, &duration, &records,
+        &notifications})
   {
     out += std::string{"# HELP "} + f->name + " " + f->help + "\n";
     out += std::string{"# TYPE "} + f->name + " gauge\n";
