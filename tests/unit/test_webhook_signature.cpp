@@ -13,7 +13,8 @@ using loader::net::webhook_signature;
 TEST_CASE("webhook_signature: the specification's example",
           "[unit][webhook_signature]")
 {
-  auto const key = webhook_secret_key("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+  auto const key = webhook_secret_key(
+    "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
   REQUIRE(key);
   CHECK(key->size() == 24);
   CHECK(webhook_signature(*key, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330,

@@ -223,9 +223,9 @@ std::string render_status_prometheus(std::string const &report_json)
     if (last.is_object())
     {
       if (last.contains("outcome") and last["outcome"].is_string())
-        outcome.samples.push_back(
-          "{" + src + ",outcome=\"" + label(last["outcome"].get<std::string>()) +
-          "\"} 1");
+        outcome.samples.push_back("{" + src + ",outcome=\"" +
+                                  label(last["outcome"].get<std::string>()) +
+                                  "\"} 1");
       json const ms = last.value("duration_ms", json{});
       if (ms.is_number_integer())
         duration.samples.push_back(
@@ -242,9 +242,8 @@ std::string render_status_prometheus(std::string const &report_json)
                                       number(notes.value(state, json(0))));
   }
   std::string out{std::string{up_family} + "invoice_loader_up 1\n"};
-  for (Family const *f :
-       {&watermark, &success, &batches, &gross, &outcome, &duration, &records,
-        &notifications})
+  for (Family const *f : {&watermark, &success, &batches, &gross, &outcome,
+                          &duration, &records, &notifications})
   {
     out += std::string{"# HELP "} + f->name + " " + f->help + "\n";
     out += std::string{"# TYPE "} + f->name + " gauge\n";

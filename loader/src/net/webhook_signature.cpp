@@ -30,7 +30,8 @@ std::optional<std::string> webhook_secret_key(std::string const &secret)
   base64_decode_ctx ctx;
   base64_decode_init(&ctx);
   std::size_t n = 0;
-  if (base64_decode_update(&ctx, &n, reinterpret_cast<std::uint8_t *>(key.data()),
+  if (base64_decode_update(&ctx, &n,
+                           reinterpret_cast<std::uint8_t *>(key.data()),
                            text.size(), text.data()) == 0 or
       base64_decode_final(&ctx) == 0 or n == 0)
     return std::nullopt;
