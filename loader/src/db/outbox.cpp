@@ -109,6 +109,22 @@ void listen_outbox(Database &db)
   }
 }
 
+std::int64_t pending_notifications(Database &db)
+{
+  try
+  {
+    pqxx::read_transaction tx{db.cx()};
+    return tx
+      .exec1(
+        "select count(*) from ingest.notification where state = 'pending'")[0]
+      .as<std::int64_t>();
+  }
+  catch (...)
+  {
+    rethrow_classified("counting pending notifications");
+  }
+}
+
 int wait_outbox(Database &db, std::chrono::milliseconds limit)
 {
   try

@@ -76,6 +76,10 @@ Resolved resolve_notification(Database &db, std::int64_t id,
 /// listening twice is harmless).
 void listen_outbox(Database &db);
 
+/// Notifications pending in the outbox now, every dispatcher's (what a
+/// summary may call "left pending").
+std::int64_t pending_notifications(Database &db);
+
 /// Wait up to `limit` for a notification on the session's channels;
 /// returns how many arrived (0: the time is up).  The caller waits in
 /// short slices so that a signal is seen promptly.

@@ -117,6 +117,25 @@ public:
 
   Totals const &totals() const noexcept { return m_totals; }
 
+  /// What the summary calls left pending: the outbox's pending rows now,
+  /// every dispatcher's (a run that stops at an unreachable sink leaves
+  /// the rest it never tried pending too), or, when the database cannot
+  /// say, at least the rows this run left pending.
+  std::string left_pending()
+  {
+    try
+    {
+      if (not m_db.connected()) m_db.connect();
+      return std::to_string(db::pending_notifications(m_db));
+    }
+    catch (LoaderError const &e)
+    {
+      m_log.warn("could not count the pending notifications",
+                 {{"error", e.what()}});
+      return "at least " + std::to_string(m_totals.left_pending);
+    }
+  }
+
   /// Mark under the retry layer.  A lost connection is retried from a new
   /// session: a mark whose COMMIT landed is repeated harmlessly; one that
   /// did not is refused (the claim ended with the old session: db/ says
@@ -221,16 +240,21 @@ private:
   bool m_lost = false;
 };
 
-std::string counts(Totals const &t)
+std::string counts(Totals const &t, std::string const &pending)
 {
   return std::to_string(t.dispatched) + " dispatched, " +
          std::to_string(t.failed) + " failed, " + std::to_string(t.in_doubt) +
-         " in doubt, " + std::to_string(t.left_pending) + " left pending";
+         " in doubt, " + pending + " left pending";
 }
 
-std::string summary(Totals const &t, char const *tail)
+std::string counts(Totals const &t)
 {
-  return "notify: " + counts(t) + tail + "\n";
+  return counts(t, std::to_string(t.left_pending));
+}
+
+std::string summary(Dispatcher &d, char const *tail)
+{
+  return "notify: " + counts(d.totals(), d.left_pending()) + tail + "\n";
 }
 } // namespace
 
@@ -255,15 +279,14 @@ Result notify(std::string const &dsn, NotifyRequest const &rq,
         throw_if_interrupted("dispatching notifications (" +
                              counts(d.totals()) + ")");
       log.info("dispatcher stopped by a signal");
-      return {Outcome::done, summary(d.totals(), "; stopped by a signal")};
+      return {Outcome::done, summary(d, "; stopped by a signal")};
     }
     if (not rq.follow)
     {
       if (t == Turn::unreachable)
         return {Outcome::not_delivered,
-                summary(d.totals(), "; a sink is unreachable, run again "
-                                    "later")};
-      return {Outcome::done, summary(d.totals(), "")};
+                summary(d, "; a sink is unreachable, run again later")};
+      return {Outcome::done, summary(d, "")};
     }
     d.wait();
   }
