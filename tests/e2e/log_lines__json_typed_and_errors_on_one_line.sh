@@ -3,7 +3,9 @@
 # --log-format json every stderr line is one JSON object with the run id,
 # the batch's source and business date, typed numbers and the merge counts
 # as an object; a usage error is a JSON line too; the summary is on
-# stdout; a missing privilege names the role the command needs.
+# stdout; a missing privilege names the role the command needs; a
+# quarantine's error record carries its first reasons; a retry's waits
+# are numbers.
 source "$(dirname "$0")/lib.sh"
 
 csv=$(sample "$WORK")
@@ -50,3 +52,37 @@ expect_output_has "needs a login role that is a member of invoice_operator"
 [[ $(wc -l <"$WORK/err") -eq 1 ]] || fail "the error is not one line: $(cat "$WORK/err")"
 grep -q 'CONTEXT' "$WORK/err" && fail "CONTEXT shown without -v"
 expect_eq "sources" acme-erp "$(q "select string_agg(source, ',') from ingest.source")"
+
+# A quarantine is a log record with its first reasons: the next day's
+# manifest is a cent off.
+csv3=$(sample "$WORK/d3" 2026-11-30)
+sed -i 's/"control_total": *"4200.00"/"control_total":"4200.01"/' "$csv3.manifest.json"
+load --log-format json --source acme-erp --business-date 2026-11-30 --input "$csv3"
+expect_rc 65
+python3 - "$WORK/err" <<'PY' || fail "the quarantine's log record is not as documented"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1]).read().splitlines()]
+q = [r for r in recs if r["msg"] == "batch quarantined"]
+assert len(q) == 1 and q[0]["level"] == "error", recs
+assert "file: reconcile.control_total: " in q[0]["reasons"], q
+assert isinstance(q[0]["batch"], int), q
+PY
+expect_eq "batch state" quarantined "$(q "select state from ingest.batch where business_date = '2026-11-30'")"
+
+# A retried failure's waits are JSON numbers: the database out of reach
+# for a 2 s budget.
+set +e
+"$INVOICE_LOADER" --log-format json --dsn "host=$WORK port=1 dbname=$E2E_DB connect_timeout=1" \
+  load --source acme-erp --business-date 2026-12-01 --input "$csv" --retry-budget 2 \
+  >"$WORK/out" 2>"$WORK/err"
+RC=$?
+set -e
+expect_rc 75
+python3 - "$WORK/err" <<'PY' || fail "the retry lines' numbers are not JSON numbers"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1]).read().splitlines()]
+retries = [r for r in recs if r["msg"] == "step failed; retrying"]
+assert retries, recs
+for r in retries:
+    assert isinstance(r["delay_ms"], int) and isinstance(r["budget_left_ms"], int), r
+PY

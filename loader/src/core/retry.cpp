@@ -116,18 +116,19 @@ void Retrier::after_failure(std::string const &step, LoaderError const &e,
     e.kind == ErrorKind::in_doubt
       ? "commit outcome unknown; resolving from the checkpoint; retrying"
       : "step failed; retrying"};
-  std::string const delay_ms{std::to_string(d.delay.count())};
-  std::string const left_ms{
-    std::to_string(std::max(m_policy.budget - spent, ms{0}).count())};
+  auto const delay_ms = static_cast<std::int64_t>(d.delay.count());
+  auto const left_ms = static_cast<std::int64_t>(
+    std::max(m_policy.budget - spent, ms{0}).count());
   if (hint)
-    m_log.warn(message, {{"step", step},
-                         {"try", tries},
-                         {"delay_ms", delay_ms},
-                         {"budget_left_ms", left_ms},
-                         {"retry_after_ms", std::to_string(hint->count())},
-                         {"class", std::string{name_of(e.kind)}},
-                         {"sqlstate", e.sqlstate},
-                         {"reason", e.what()}});
+    m_log.warn(message,
+               {{"step", step},
+                {"try", tries},
+                {"delay_ms", delay_ms},
+                {"budget_left_ms", left_ms},
+                {"retry_after_ms", static_cast<std::int64_t>(hint->count())},
+                {"class", std::string{name_of(e.kind)}},
+                {"sqlstate", e.sqlstate},
+                {"reason", e.what()}});
   else
     m_log.warn(message, {{"step", step},
                          {"try", tries},

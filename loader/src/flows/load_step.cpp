@@ -29,10 +29,21 @@ struct FileChanged : LoaderError
 Result quarantined(db::LoadSteps &steps, db::Attempt const &at,
                    Logger const &log)
 {
-  std::string const reasons{describe_rejections(steps, at.batch_id)};
+  std::vector<db::Rejection> const rows{
+    steps.rejections(at.batch_id, rejections_shown + 1)};
+  std::string const reasons{describe_rejections(
+    rows, "status --batch " + std::to_string(at.batch_id) + " lists all")};
   steps.finish_attempt(at.attempt_id, db::AttemptOutcome::quarantined,
                        ErrorKind::data, "", "quarantined:" + reasons);
-  log.error("batch quarantined", {{"batch", at.batch_id}});
+  // The log stream carries the outcome too: the first reasons, by rule.
+  std::string first;
+  for (std::size_t i = 0; i < rows.size() and i < 3; ++i)
+    first += (first.empty() ? "" : "; ") +
+             (rows[i].record_no == 0
+                ? std::string{"file"}
+                : "record " + std::to_string(rows[i].record_no)) +
+             ": " + rows[i].rule + ": " + rows[i].detail;
+  log.error("batch quarantined", {{"batch", at.batch_id}, {"reasons", first}});
   return {Outcome::quarantined,
           "batch " + std::to_string(at.batch_id) +
             " is quarantined; nothing was published:" + reasons + "\n"};
