@@ -33,8 +33,23 @@ select is((select t.state from dblink.dblink('b', $$
              from ingest.outbox as o where o.dedupe_key = 'test-two:3' $$) as t(state text)),
           'dispatched', 'The second marks one of its own rows dispatched.');
 
--- The first dispatcher's session ends without marking its rows.
+-- The first dispatcher's session ends without marking its rows.  Its
+-- advisory locks go when its backend has exited, which follows the
+-- disconnect a moment later (under load, after the next claim): wait for
+-- it, at most 10 s.
+select pid as a_pid from dblink.dblink('a', 'select pg_backend_pid()') as t(pid integer) \gset
+select set_config('t.a_pid', :'a_pid', true) is not null as a_pid_set \gset
 select dblink.dblink_disconnect('a');
+do $$
+begin
+  for i in 1..1000 loop
+    perform pg_catalog.pg_stat_clear_snapshot();
+    exit when not exists (select from pg_catalog.pg_stat_activity
+                          where pid = current_setting('t.a_pid')::integer);
+    perform pg_catalog.pg_sleep(0.01);
+  end loop;
+end
+$$;
 select is((select array_agg(t.k order by t.k) from dblink.dblink('b',
              $$ select dedupe_key from ingest.claim_notifications(10, 'b') $$) as t(k text)),
           array['test-two:1', 'test-two:2'],
