@@ -19,7 +19,6 @@
 #include "flows/progress.hpp"
 #include "io/file_scan.hpp"
 #include "io/header_map.hpp"
-#include "net/spool_policy.hpp"
 #include "net/transport.hpp"
 
 namespace loader::flows
@@ -45,11 +44,9 @@ public:
           m_in{rq.input, shown(rq.input), base_name(rq.input)}
   {}
 
-  /// A URL is downloaded whole into the spool first; from then on the
-  /// spooled file, named by its SHA-256, is the input of both passes.
-  /// The source is read before a download, whose size its limit bounds; a
-  /// local file is measured against the command's limit now and against
-  /// the source's once it is read (read_source).
+  /// A URL is downloaded whole into the spool (the source read first: its
+  /// limit bounds the body), then both passes read the spooled file; a
+  /// local file is measured now and against the source's limit later.
   void fetch_input()
   {
     if (not is_url(m_rq.input))
@@ -58,11 +55,7 @@ public:
       return;
     }
     read_source();
-    net::remove_stale_temporaries(spool_dir_of(m_rq), std::chrono::hours{24});
-    Limit const limit{tidy_before_download(m_rq, input_limit(), m_log)};
-    m_spooled = fetch(m_retry, m_rq.input, "download", m_rq, m_log, limit);
-    // A 304 hands back an earlier file: it is in use again.
-    if (m_spooled->not_modified) net::mark_used(m_spooled->path);
+    m_spooled = download_into_spool(m_retry, m_rq, input_limit(), m_log);
     m_in.path = m_spooled->path;
     m_in.file_name = url_file_name(m_rq.input);
   }
@@ -85,21 +78,15 @@ public:
       wait_for(*path, m_rq.wait_for_manifest, m_log);
   }
 
-  /// The largest input the run accepts: --max-input-bytes when given, else
-  /// the source's own limit once read, else the loader's default.
   Limit input_limit() const
   {
-    if (not m_rq.feed.max_input_bytes_given and m_source_read and
-        m_source.max_input_bytes)
-      return {*m_source.max_input_bytes,
-              "the source's limit, source add --max-input-bytes"};
-    return {m_rq.feed.max_input_bytes, "--max-input-bytes"};
+    return load_detail::input_limit(
+      m_rq.feed, m_source ? m_source->max_input_bytes : std::nullopt);
   }
-
   /// The source's settings (the first connection of the run; once).
   void read_source()
   {
-    if (m_source_read) return;
+    if (m_source) return;
     m_source = m_retry.run(
       "connect",
       [&] {
@@ -108,7 +95,6 @@ public:
         return m_steps.get_source(m_rq.source);
       },
       reset());
-    m_source_read = true;
     if (not is_url(m_rq.input)) check_local_size(m_rq.input, input_limit());
   }
 
@@ -131,7 +117,7 @@ public:
     a.pid = static_cast<long>(::getpid());
 
     io::HeaderMapping const mapping{
-      io::map_header(m_scan.header, m_source.allow_unknown_columns)};
+      io::map_header(m_scan.header, m_source->allow_unknown_columns)};
     a.columns = mapping.columns;
     if (m_scan.issue)
       a.problems.push_back({std::string{io::rule_of(m_scan.issue->problem)},
@@ -141,7 +127,7 @@ public:
     // The session may idle through a manifest download: drop it first.
     if (auto const path = manifest_path(m_rq); path and is_url(*path))
       m_steps.disconnect();
-    a.manifest = read_manifest(m_retry, m_rq, m_source, a.problems, m_log);
+    a.manifest = read_manifest(m_retry, m_rq, *m_source, a.problems, m_log);
   }
 
   /// --dry-run: stage and validate in a transaction rolled back.
@@ -179,7 +165,7 @@ public:
   void settle_spool(Outcome outcome) const
   {
     if (m_spooled)
-      settle_spooled(m_rq, *m_spooled, outcome, m_source.retention_days,
+      settle_spooled(m_rq, *m_spooled, outcome, m_source->retention_days,
                      m_log);
   }
 
@@ -207,8 +193,7 @@ private:
   Input m_in;
   std::optional<net::Downloaded> m_spooled;
   io::FileScan m_scan;
-  db::SourceConfig m_source;
-  bool m_source_read = false;
+  std::optional<db::SourceConfig> m_source; ///< read once (read_source)
   db::BeginArgs m_args;
   db::Attempt m_at;
   bool m_last_try_busy = false;

@@ -99,6 +99,14 @@ void check_local_size(std::string const &path, Limit const &limit)
                         "); nothing was registered"};
 }
 
+Limit input_limit(FeedOptions const &feed,
+                  std::optional<std::uint64_t> source_limit)
+{
+  if (not feed.max_input_bytes_given and source_limit)
+    return {*source_limit, "the source's limit, source add --max-input-bytes"};
+  return {feed.max_input_bytes, "--max-input-bytes"};
+}
+
 std::string spool_dir_of(LoadRequest const &rq)
 {
   return rq.feed.spool_dir.empty() ? net::default_spool_dir()

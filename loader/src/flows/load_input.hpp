@@ -73,6 +73,12 @@ struct Limit
 
 void check_local_size(std::string const &path, Limit const &limit);
 
+/// The largest input a run accepts: --max-input-bytes when given, else the
+/// source's own limit (source add --max-input-bytes) once it is read, else
+/// the loader's default.
+Limit input_limit(FeedOptions const &feed,
+                  std::optional<std::uint64_t> source_limit);
+
 std::string spool_dir_of(LoadRequest const &rq);
 
 /// GET url into the spool as step `step` of the run's retry layer: a

@@ -1,6 +1,7 @@
 #include "flows/load_spool.hpp"
 
 #include "core/errors.hpp"
+#include "net/spool.hpp"
 #include "net/spool_policy.hpp"
 
 namespace loader::flows::load_detail
@@ -34,6 +35,16 @@ Limit tidy_before_download(LoadRequest const &rq, Limit const &input,
     return {plan.room,
             "the room left in the spool " + dir + " under " + bound};
   return input;
+}
+
+net::Downloaded download_into_spool(Retrier &retry, LoadRequest const &rq,
+                                    Limit const &input, Logger const &log)
+{
+  net::remove_stale_temporaries(spool_dir_of(rq), std::chrono::hours{24});
+  Limit const limit{tidy_before_download(rq, input, log)};
+  net::Downloaded file{fetch(retry, rq.input, "download", rq, log, limit)};
+  if (file.not_modified) net::mark_used(file.path);
+  return file;
 }
 
 void settle_spooled(LoadRequest const &rq, net::Downloaded const &file,

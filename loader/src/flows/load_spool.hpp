@@ -17,6 +17,13 @@ namespace loader::flows::load_detail
 Limit tidy_before_download(LoadRequest const &rq, Limit const &input,
                            Logger const &log);
 
+/// A URL input into the spool: stale partial files removed, the spool
+/// tidied (tidy_before_download), the body fetched under the run's retry
+/// layer within `input` or the room left; a 304's earlier file marked in
+/// use again.
+net::Downloaded download_into_spool(Retrier &retry, LoadRequest const &rq,
+                                    Limit const &input, Logger const &log);
+
 /// The batch of the spooled file ended with outcome: published (done)
 /// removes the file, quarantined holds it for retention_days; anything
 /// else leaves it as a cache.
