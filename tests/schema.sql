@@ -833,6 +833,19 @@ CREATE FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source tex
 ALTER FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source text, p_distinct boolean, p_min text, p_max text) OWNER TO invoice_owner;
 
 --
+-- Name: rejected_gross(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.rejected_gross(p_batch_id bigint) RETURNS jsonb
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.rejected_gross(p_batch_id bigint) OWNER TO invoice_owner;
+
+--
 -- Name: rejected_records(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -3111,6 +3124,13 @@ GRANT ALL ON FUNCTION ingest.refuse_unscoped_staging(p_batch_ids bigint[]) TO in
 --
 
 REVOKE ALL ON FUNCTION ingest.reject_revision_conflicts(p_batch_id bigint, p_source text, p_distinct boolean, p_min text, p_max text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION rejected_gross(p_batch_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.rejected_gross(p_batch_id bigint) FROM PUBLIC;
 
 
 --

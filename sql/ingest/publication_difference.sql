@@ -39,18 +39,7 @@ begin
         group by v.currency) as g
   $scan$
     into v_found using p_batch_id;
-  -- the rejected records, once each, per currency
-  select jsonb_build_object('rejected', coalesce(sum(g.n), 0),
-                            'rejected_gross', coalesce(sum(g.gross), 0),
-                            'by_currency', coalesce(jsonb_object_agg(g.currency, g.gross)
-                                                      filter (where g.currency is not null), '{}'))
-    into v_rejected
-  from (select r.currency, count(*) as n, coalesce(sum(r.gross_amount), 0) as gross
-        from (select distinct on (x.record_no) x.currency, x.gross_amount
-              from ingest.rejection_row as x
-              where x.batch_id = p_batch_id and x.record_no > 0
-              order by x.record_no) as r
-        group by r.currency) as g;
+  v_rejected := ingest.rejected_gross(p_batch_id);
   v_found := v_found
     || jsonb_build_object('rejected', v_rejected -> 'rejected',
                           'rejected_gross', v_rejected -> 'rejected_gross')

@@ -55,7 +55,7 @@ declare
   v_valid       integer;
   v_counts      jsonb;
   v_rejected_gross numeric;
-  v_rejected_cur jsonb;
+  v_rejects     jsonb;
   v_diff        text[];
   v_problem     jsonb;
   v_message     text;
@@ -268,16 +268,8 @@ begin
     -- The rejected records' readable gross amounts, as validation (or the
     -- conflict check above) recorded them with their rejection rows, in
     -- all and per currency.
-    select coalesce(sum(g.gross), 0),
-           coalesce(jsonb_object_agg(g.currency, g.gross) filter (where g.currency is not null),
-                    '{}')
-      into v_rejected_gross, v_rejected_cur
-    from (select r.currency, coalesce(sum(r.gross_amount), 0) as gross
-          from (select distinct on (x.record_no) x.currency, x.gross_amount
-                from ingest.rejection_row as x
-                where x.batch_id = p_batch_id and x.record_no > 0
-                order by x.record_no) as r
-          group by r.currency) as g;
+    v_rejects := ingest.rejected_gross(p_batch_id);
+    v_rejected_gross := (v_rejects ->> 'rejected_gross')::numeric;
     v_counts := v_counts || jsonb_build_object('rejected_gross', v_rejected_gross,
                                                'control_total', v_batch.control_total)
                 || jsonb_strip_nulls(jsonb_build_object(
@@ -289,7 +281,7 @@ begin
         'versions', (v_counts ->> 'inserted')::integer + (v_counts ->> 'amended')::integer
                     + (v_counts ->> 'voided')::integer + (v_counts ->> 'late')::integer,
         'outside_by_currency',
-        ingest.add_by_currency(v_counts -> 'unversioned_by_currency', v_rejected_cur)),
+        ingest.add_by_currency(v_counts -> 'unversioned_by_currency', v_rejects -> 'by_currency')),
       v_batch);
 
     -- Second reconciliation: every record is accounted for exactly once,
