@@ -651,6 +651,19 @@ CREATE FUNCTION ingest.merge_supersede_one_per_key(p_batch_id bigint, p_source t
 ALTER FUNCTION ingest.merge_supersede_one_per_key(p_batch_id bigint, p_source text, p_now timestamp with time zone) OWNER TO invoice_owner;
 
 --
+-- Name: notification_body(bigint, text, jsonb); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.notification_body(p_batch_id bigint, p_kind text, p_payload jsonb) RETURNS jsonb
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.notification_body(p_batch_id bigint, p_kind text, p_payload jsonb) OWNER TO invoice_owner;
+
+--
 -- Name: notification_lock_key(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1568,6 +1581,7 @@ CREATE TABLE ingest.outbox (
     response_head text,
     in_doubt_at timestamp with time zone,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    body jsonb,
     CONSTRAINT outbox_check CHECK (((state <> 'dispatched'::text) OR (dispatched_at IS NOT NULL))),
     CONSTRAINT outbox_check1 CHECK (((state <> 'in_doubt'::text) OR (in_doubt_at IS NOT NULL))),
     CONSTRAINT outbox_kind_check CHECK ((kind = ANY (ARRAY['batch_published'::text, 'batch_quarantined'::text, 'batch_reverted'::text, 'deadline_missed'::text]))),
@@ -1601,7 +1615,8 @@ CREATE VIEW ingest.notification AS
     o.claimed_at,
     o.in_doubt_at,
     o.not_before,
-    o.updated_at
+    o.updated_at,
+    o.body
    FROM ingest.outbox o;
 
 
@@ -3023,6 +3038,13 @@ REVOKE ALL ON FUNCTION ingest.merge_supersede(p_batch_id bigint, p_source text, 
 --
 
 REVOKE ALL ON FUNCTION ingest.merge_supersede_one_per_key(p_batch_id bigint, p_source text, p_now timestamp with time zone) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION notification_body(p_batch_id bigint, p_kind text, p_payload jsonb); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.notification_body(p_batch_id bigint, p_kind text, p_payload jsonb) FROM PUBLIC;
 
 
 --

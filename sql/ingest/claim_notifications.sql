@@ -16,11 +16,13 @@
 -- and the Message-ID's seed), tries, and the body to send (payload): the
 -- outbox payload the writing transaction stored (publish_batch,
 -- quarantine_batch, the deadline sweep) under "detail", plus at the top
--- level notification_id, kind, dedupe_key, batch_id, source,
--- business_date, record_count, control_total, control_totals, accepted_count,
--- rejected_count, published_at (NULL unless kind is batch_published) and
--- created_at.  Built from what the row stored, so a resend carries the
--- same body.
+-- level notification_id, kind, dedupe_key, batch_id, created_at and the
+-- fields the writing transaction froze (ingest.outbox.body,
+-- ingest.notification_body: source, business_date, record_count,
+-- control_total, control_totals, accepted_count, rejected_count,
+-- accepted_by_currency, published_at).  Built from what the row stored,
+-- so a resend carries the same body, and a late one the values of the
+-- moment it was written.
 -- Locks: the outbox rows looked at (for update, skip locked, until
 -- commit: one at a time, only up to the last claimed); one session
 -- advisory lock per claimed row (until marked or the session ends).
@@ -39,7 +41,6 @@ declare
   v_last  bigint := 0;
   v_class integer := (select k.key1 from ingest.notification_lock_key(0) as k);
   v_o     ingest.outbox;
-  v_b     ingest.batch;
 begin
   if p_limit is null or p_limit < 1 or p_limit > 1000 then
     raise exception 'claim 1 to 1000 notifications at a time, not %', coalesce(p_limit::text, 'NULL')
@@ -83,41 +84,19 @@ begin
       perform pg_catalog.pg_advisory_unlock(v_r.key1, v_r.key2);
       continue;
     end if;
-    select * into v_b from ingest.batch as b where b.batch_id = v_o.batch_id;
 
     notification_id := v_o.notification_id;
     kind := v_o.kind;
     dedupe_key := v_o.dedupe_key;
     tries := v_o.tries;
-    payload := pg_catalog.jsonb_build_object(
-      'notification_id', v_o.notification_id,
-      'kind', v_o.kind,
-      'dedupe_key', v_o.dedupe_key,
-      'batch_id', v_o.batch_id,
-      'source', coalesce(v_o.payload ->> 'source', v_b.source),
-      'business_date', coalesce(v_o.payload ->> 'business_date', v_b.business_date::text),
-      'record_count', coalesce((v_o.payload -> 'counts' ->> 'records')::integer,
-                               v_b.record_count, v_b.file_records),
-      'control_total', coalesce((v_o.payload -> 'counts' ->> 'control_total')::numeric,
-                                v_b.control_total),
-      -- per currency, as the manifest gave them (null when it gave one total)
-      'control_totals', v_b.manifest -> 'control_totals',
-      'accepted_count', case when v_o.kind = 'batch_published'
-                             then (v_o.payload -> 'counts' ->> 'records')::integer
-                                  - (v_o.payload -> 'counts' ->> 'rejected')::integer
-                             when v_o.kind = 'batch_quarantined' then 0
-                             else v_b.accepted_count end,
-      'rejected_count', case when v_o.kind = 'batch_published'
-                             then (v_o.payload -> 'counts' ->> 'rejected')::integer
-                             when v_o.kind = 'batch_quarantined'
-                             then (v_o.payload ->> 'rejected_records')::integer
-                             else v_b.rejected_count end,
-      -- the time publish_batch stamped on this publication (its round's)
-      'published_at', case when v_o.kind = 'batch_published'
-                           then coalesce((v_o.payload ->> 'published_at')::timestamptz,
-                                         v_o.created_at) end,
-      'created_at', v_o.created_at,
-      'detail', v_o.payload);
+    payload := coalesce(v_o.body, ingest.notification_body(v_o.batch_id, v_o.kind, v_o.payload))
+               || pg_catalog.jsonb_build_object(
+                    'notification_id', v_o.notification_id,
+                    'kind', v_o.kind,
+                    'dedupe_key', v_o.dedupe_key,
+                    'batch_id', v_o.batch_id,
+                    'created_at', v_o.created_at,
+                    'detail', v_o.payload);
     return next;
     v_n := v_n + 1;
   end loop;

@@ -7,7 +7,10 @@
 --   {"notification_id": N, "batch_id": B, "kind": "batch_published"}
 -- (batch_id null for a notification of no batch).  A listener reads the
 -- row by its id; the payload carries nothing a listener must trust.
--- p_dedupe_key defaults to '<kind>:<batch_id>'.
+-- p_dedupe_key defaults to '<kind>:<batch_id>'.  The row's body is frozen
+-- here (ingest.notification_body: the batch's counts and totals as this
+-- transaction sees them), so the notification tells this moment, however
+-- late it is sent.
 -- Returns the notification's id (the existing one on a repeat).
 -- Internal (called by the steps in their transactions): no EXECUTE grants.
 -- Errors: 23514 an unknown kind (the table's check).
@@ -24,8 +27,9 @@ declare
   v_key text := coalesce(p_dedupe_key, p_kind || ':' || p_batch_id);
   v_id  bigint;
 begin
-  insert into ingest.outbox (batch_id, kind, dedupe_key, payload)
-  values (p_batch_id, p_kind, v_key, p_payload)
+  insert into ingest.outbox (batch_id, kind, dedupe_key, payload, body)
+  values (p_batch_id, p_kind, v_key, p_payload,
+          ingest.notification_body(p_batch_id, p_kind, p_payload))
   on conflict do nothing
   returning notification_id into v_id;
   if v_id is null then
