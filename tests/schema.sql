@@ -820,6 +820,19 @@ CREATE FUNCTION ingest.record_busy_attempt(p_args jsonb) RETURNS boolean
 ALTER FUNCTION ingest.record_busy_attempt(p_args jsonb) OWNER TO invoice_owner;
 
 --
+-- Name: record_sweep_run(timestamp with time zone, text, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.record_sweep_run(p_started_at timestamp with time zone, p_failed_part text, p_error text) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.record_sweep_run(p_started_at timestamp with time zone, p_failed_part text, p_error text) OWNER TO invoice_owner;
+
+--
 -- Name: refuse_unscoped_staging(bigint[]); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1822,6 +1835,45 @@ CREATE TABLE ingest.staging_purge (
 ALTER TABLE ingest.staging_purge OWNER TO invoice_owner;
 
 --
+-- Name: sweep_run; Type: TABLE; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TABLE ingest.sweep_run (
+    singleton boolean DEFAULT true NOT NULL,
+    last_started_at timestamp with time zone NOT NULL,
+    last_finished_at timestamp with time zone NOT NULL,
+    last_outcome text NOT NULL,
+    last_failed_part text,
+    last_error text,
+    last_succeeded_at timestamp with time zone,
+    runs bigint DEFAULT 0 NOT NULL,
+    failed_runs bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT sweep_run_last_outcome_check CHECK ((last_outcome = ANY (ARRAY['succeeded'::text, 'failed'::text]))),
+    CONSTRAINT sweep_run_singleton_check CHECK (singleton)
+);
+
+
+ALTER TABLE ingest.sweep_run OWNER TO invoice_owner;
+
+--
+-- Name: sweep_overview; Type: VIEW; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE VIEW ingest.sweep_overview AS
+ SELECT r.last_started_at,
+    r.last_finished_at,
+    r.last_outcome,
+    r.last_failed_part,
+    r.last_error,
+    r.last_succeeded_at,
+    r.runs,
+    r.failed_runs
+   FROM ingest.sweep_run r;
+
+
+ALTER TABLE ingest.sweep_overview OWNER TO invoice_owner;
+
+--
 -- Name: watermark; Type: VIEW; Schema: ingest; Owner: invoice_owner
 --
 
@@ -2244,6 +2296,14 @@ ALTER TABLE ONLY ingest.source_watermark
 
 ALTER TABLE ONLY ingest.staging_purge
     ADD CONSTRAINT staging_purge_pkey PRIMARY KEY (batch_id);
+
+
+--
+-- Name: sweep_run sweep_run_pkey; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.sweep_run
+    ADD CONSTRAINT sweep_run_pkey PRIMARY KEY (singleton);
 
 
 --
@@ -3134,6 +3194,15 @@ GRANT ALL ON FUNCTION ingest.record_busy_attempt(p_args jsonb) TO invoice_loader
 
 
 --
+-- Name: FUNCTION record_sweep_run(p_started_at timestamp with time zone, p_failed_part text, p_error text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.record_sweep_run(p_started_at timestamp with time zone, p_failed_part text, p_error text) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.record_sweep_run(p_started_at timestamp with time zone, p_failed_part text, p_error text) TO invoice_loader;
+GRANT ALL ON FUNCTION ingest.record_sweep_run(p_started_at timestamp with time zone, p_failed_part text, p_error text) TO invoice_operator;
+
+
+--
 -- Name: FUNCTION refuse_unscoped_staging(p_batch_ids bigint[]); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -3514,6 +3583,14 @@ GRANT SELECT ON TABLE ingest.source_overview TO invoice_operator;
 
 GRANT SELECT ON TABLE ingest.staging_purge TO invoice_loader;
 GRANT SELECT ON TABLE ingest.staging_purge TO invoice_operator;
+
+
+--
+-- Name: TABLE sweep_overview; Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+GRANT SELECT ON TABLE ingest.sweep_overview TO invoice_loader;
+GRANT SELECT ON TABLE ingest.sweep_overview TO invoice_operator;
 
 
 --

@@ -11,9 +11,14 @@
 --               validated batch waits for, or of the batch itself when it
 --               may publish or is written and not yet published, a
 --               corrected file for a reverted one);
---   sources     per source: the watermark date and its age, batches by
+--   sources     per source: the watermark date and its age, when the next
+--               business date is due (next_deadline_at, Unix seconds), batches by
 --               state, the last finished load's duration and records, and
 --               pending and in-doubt notifications (the Prometheus metrics);
+--   sweep       the latest CALL ingest.sweep() (ingest.sweep_overview:
+--               started, finished, outcome, the failed part and its error,
+--               the last successful run, runs and failed runs, and the
+--               two times as Unix seconds); null when no sweep ever ran;
 --   and for a single batch its attempts, checkpoints (events, with the
 --   milliseconds since the one before), rejections (at most 1000) and
 --   operator actions (replays, reverts, notification resolutions, each with
@@ -109,6 +114,15 @@ as $$
                  'watermark_date', w.business_date,
                  'watermark_age_seconds',
                    round(extract(epoch from now() - ((w.business_date + 1)::timestamp at time zone 'UTC'))),
+                 -- when the next business date (the watermark's next, or
+                 -- the start date) is due: D + 1 at the source's deadline
+                 -- (UTC); null without a deadline
+                 'next_deadline_at', (
+                     select extract(epoch from
+                              ((coalesce(w.business_date + 1, o.start_date) + 1)::timestamp
+                               + o.deadline) at time zone 'UTC')::bigint
+                     from ingest.source_overview as o
+                     where o.source = s.source and o.deadline is not null),
                  -- the last publication: what an alert on silence compares
                  -- with the clock
                  'last_success_at', (
@@ -154,6 +168,10 @@ as $$
                order by s.source)
         from sources as s left join ingest.watermark as w on w.source = s.source),
       '[]'::jsonb),
+    'sweep', (select to_jsonb(r) || jsonb_build_object(
+                       'last_finished_epoch', extract(epoch from r.last_finished_at)::bigint,
+                       'last_succeeded_epoch', extract(epoch from r.last_succeeded_at)::bigint)
+              from ingest.sweep_overview as r),
     'attempts', case when p_batch_id is not null then coalesce((
         select jsonb_agg(to_jsonb(a) || jsonb_build_object(
                            'ms', round(extract(epoch from a.finished_at - a.started_at) * 1000))

@@ -24,7 +24,9 @@
 --      of the sweep jobs, when pg_cron is in this database.
 -- A part that fails is reported as a WARNING and the next part still runs;
 -- at the end the sweep raises the first part's error (SQLSTATE kept), so
--- pg_cron records the run as failed.
+-- pg_cron records the run as failed.  The run's end, and its outcome, is
+-- recorded in ingest.sweep_run (ingest.record_sweep_run), committed before
+-- that error: status shows the last run and the last successful one.
 -- A procedure, SECURITY INVOKER and without SET clauses: PostgreSQL allows
 -- COMMIT only then.  Every name is qualified, and the parts it calls are
 -- SECURITY DEFINER functions with a pinned search_path.  Call it outside a
@@ -39,6 +41,7 @@ language plpgsql
 as $$
 declare
   v_run      uuid := pg_catalog.gen_random_uuid();
+  v_started  timestamptz := pg_catalog.clock_timestamp();
   v_skip     bigint[] := '{}';
   v_row      record;
   v_more     boolean;
@@ -98,6 +101,8 @@ begin
     end loop;
   end loop;
 
+  perform ingest.record_sweep_run(v_started, v_failed, v_failed_message);
+  commit;
   if v_failed is not null then
     raise exception 'ingest.sweep: % failed: %', v_failed, v_failed_message
       using errcode = v_failed_state,

@@ -5,10 +5,12 @@
 # naming the command; --format prometheus is valid textfile format with
 # the numbers the database holds (a quarantined batch whose date has
 # published since not counted), and still a valid exposition with
-# invoice_loader_up 0 and exit 75 when the database is out of reach.
+# invoice_loader_up 0 and exit 75 when the database is out of reach; the
+# next deadline of a source with one; the shipped alerts fire on these
+# expositions (promtool) exactly where they should.
 source "$(dirname "$0")/lib.sh"
 
-register_source acme-erp --start-date 2026-11-28
+register_source acme-erp --start-date 2026-11-28 --deadline 09:00
 day1=$(sample "$WORK/d1" 2026-11-28)
 day2=$(sample "$WORK/d2" 2026-11-29)
 day4=$(sample "$WORK/d4" 2026-12-01)
@@ -100,6 +102,9 @@ assert v('invoice_loader_watermark_timestamp_seconds{source="acme-erp"}') == \
     calendar.timegm((2026, 11, 29, 0, 0, 0)), seen
 assert v('invoice_loader_notifications{source="acme-erp",state="pending"}') >= 2, seen
 assert v('invoice_loader_last_load_records{source="acme-erp"}') == 20, seen
+# watermark 2026-11-29: 2026-11-30 is due on 2026-12-01 at 09:00 UTC
+assert v('invoice_loader_next_deadline_timestamp_seconds{source="acme-erp"}') == \
+    calendar.timegm((2026, 12, 1, 9, 0, 0)), seen
 PY
 cp "$WORK/out" "$WORK/healthy.prom"
 expect_eq "the quarantined batch stays quarantined" quarantined \
@@ -128,8 +133,9 @@ cp "$WORK/out" "$WORK/down.prom"
 # promtool (Debian's prometheus package): each file's samples held for
 # 30 minutes, timestamps shifted so that the test's time 0 is now.  The
 # quarantine fires only while its date is unpublished, the late watermark
-# (2026-11-29, days ago) in both files that have one, the outage only in
-# the last; nothing else fires.
+# (2026-11-29, days ago) and the missed deadline in both files that have
+# one, the outage only in the last; nothing else fires (no sweep ran, so
+# the sweep's alert has nothing to say).
 if command -v promtool >/dev/null; then
   python3 - "$WORK" "$REPO/packaging/prometheus/invoice-loader.rules.yml" <<'PY' >"$WORK/rules_test.yml"
 import json, sys, time
@@ -141,8 +147,11 @@ quarantined = {"exp_labels": {"severity": "ticket", "source": "acme-erp", "state
                "exp_annotations": {"summary": "acme-erp: a batch is quarantined and its date has not published; invoice-loader status --source acme-erp --state quarantined"}}
 down = {"exp_labels": {"severity": "page"},
         "exp_annotations": {"summary": "invoice-loader status cannot read the database"}}
-expect = {"quarantined.prom": {"InvoiceWatermarkLate": [late], "InvoiceQuarantined": [quarantined]},
-          "healthy.prom": {"InvoiceWatermarkLate": [late]},
+deadline = {"exp_labels": {"severity": "page", "source": "acme-erp"},
+            "exp_annotations": {"summary": "acme-erp: the next business date is past its deadline and not published; invoice-loader status --source acme-erp"}}
+expect = {"quarantined.prom": {"InvoiceWatermarkLate": [late], "InvoiceQuarantined": [quarantined],
+                               "InvoiceDeadlineMissed": [deadline]},
+          "healthy.prom": {"InvoiceWatermarkLate": [late], "InvoiceDeadlineMissed": [deadline]},
           "down.prom": {"InvoiceLoaderDown": [down]}}
 tests = []
 for name, fired in expect.items():
@@ -158,7 +167,8 @@ for name, fired in expect.items():
     tests.append({"name": name, "interval": "1m", "input_series": series,
                   "alert_rule_test": [{"eval_time": "20m", "alertname": a, "exp_alerts": fired.get(a, [])}
                                       for a in ("InvoiceWatermarkLate", "InvoiceQuarantined",
-                                                "InvoiceNotificationInDoubt", "InvoiceLoaderDown")]})
+                                                "InvoiceNotificationInDoubt", "InvoiceLoaderDown",
+                                                "InvoiceDeadlineMissed", "InvoiceSweepFailing")]})
 print(json.dumps({"rule_files": [rules], "evaluation_interval": "1m", "tests": tests}, indent=1))
 PY
   promtool check rules "$REPO/packaging/prometheus/invoice-loader.rules.yml" >/dev/null \

@@ -23,7 +23,11 @@ std::string install_description()
          "schedule the load itself\nwith cron or a systemd timer "
          "(invoice-loader catch-up). pg_cron 1.4 connects\nto cron.host "
          "(default localhost) unless cron.use_background_workers = on,\n"
-         "and reads schedules in GMT.\n";
+         "and reads schedules in GMT.\nBefore installing, a probe job runs "
+         "`select 1` through pg_cron as the job's\nrole (within 75 s: pg_cron "
+         "starts jobs at the minute's tick); when its run\nfails or never "
+         "starts, nothing is scheduled and the command exits 78 with\nwhat "
+         "to set.\n";
 }
 
 std::string remove_description()
@@ -51,7 +55,9 @@ po::options_description install_options()
     "when, in cron syntax, GMT (default '* * * * *': every minute)")(
     "run-as", po::value<std::string>()->value_name("ROLE"),
     "the role the job runs as (default invoice_loader: the sweep needs no "
-    "operator right); it must be able to connect as pg_cron does");
+    "operator right); it must be able to connect as pg_cron does")(
+    "no-check", po::bool_switch(),
+    "install without first running a probe job through pg_cron");
   return d;
 }
 
@@ -81,6 +87,7 @@ Bound bind_install(po::variables_map const &vm)
     check_not_empty("run-as", *r);
     out.run_as = *r;
   }
+  out.check = not vm["no-check"].as<bool>();
   return {out, [out](GlobalOptions const &g, Logger const &) {
             return flows::schedule(g.dsn, out);
           }};
@@ -101,7 +108,7 @@ CommandSpec schedule_install_command()
   return {"schedule install",
           "install the pg_cron job that runs CALL ingest.sweep()",
           "schedule install [--cron-database DB] [--schedule CRON] "
-          "[--run-as ROLE]",
+          "[--run-as ROLE] [--no-check]",
           install_description,
           install_options,
           nullptr,

@@ -176,6 +176,11 @@ std::string render_status_prometheus(std::string const &report_json)
                  "When the source's last publication committed (Unix "
                  "time); the age of a night is time() minus this.",
                  {}};
+  Family deadline{"invoice_loader_next_deadline_timestamp_seconds",
+                  "When the source's next business date (the watermark's "
+                  "next) is due: the next day at the source's deadline "
+                  "(UTC); only for a source with a deadline.",
+                  {}};
   Family batches{"invoice_loader_batches",
                  "Batches of the source by their state now; a quarantined "
                  "or reverted batch whose business date has published "
@@ -209,6 +214,9 @@ std::string render_status_prometheus(std::string const &report_json)
     json const at = s.value("last_success_at", json{});
     if (at.is_number())
       success.samples.push_back("{" + src + "} " + number(at));
+    json const due = s.value("next_deadline_at", json{});
+    if (due.is_number())
+      deadline.samples.push_back("{" + src + "} " + number(due));
     json const by_state = s.value("batches_by_state", json::object());
     for (char const *state : {"received", "staged", "validated", "published",
                               "quarantined", "reverted"})
@@ -241,9 +249,34 @@ std::string render_status_prometheus(std::string const &report_json)
                                       "\"} " +
                                       number(notes.value(state, json(0))));
   }
+  // The server-side sweep (pg_cron): absent until a sweep first ran.
+  Family sweep_run{"invoice_loader_sweep_last_run_timestamp_seconds",
+                   "When the last CALL ingest.sweep() ended (Unix time).",
+                   {}};
+  Family sweep_success{
+    "invoice_loader_sweep_last_success_timestamp_seconds",
+    "When the last sweep in which every part succeeded ended (Unix time); "
+    "a pg_cron job that cannot connect never moves it.",
+    {}};
+  Family sweep_failed{"invoice_loader_sweep_last_run_failed",
+                      "1 when a part of the last sweep failed, else 0.",
+                      {}};
+  json const sweep = r.value("sweep", json{});
+  if (sweep.is_object())
+  {
+    json const finished = sweep.value("last_finished_epoch", json{});
+    if (finished.is_number())
+      sweep_run.samples.push_back(" " + number(finished));
+    json const succeeded = sweep.value("last_succeeded_epoch", json{});
+    if (succeeded.is_number())
+      sweep_success.samples.push_back(" " + number(succeeded));
+    sweep_failed.samples.push_back(
+      sweep.value("last_outcome", std::string{}) == "failed" ? " 1" : " 0");
+  }
   std::string out{std::string{up_family} + "invoice_loader_up 1\n"};
-  for (Family const *f : {&watermark, &success, &batches, &gross, &outcome,
-                          &duration, &records, &notifications})
+  for (Family const *f :
+       {&watermark, &success, &deadline, &batches, &gross, &outcome, &duration,
+        &records, &notifications, &sweep_run, &sweep_success, &sweep_failed})
   {
     out += std::string{"# HELP "} + f->name + " " + f->help + "\n";
     out += std::string{"# TYPE "} + f->name + " gauge\n";
@@ -274,6 +307,30 @@ json with_control_totals(json batches)
 }
 } // namespace
 
+namespace
+{
+/// One line on the server-side sweep: its last run and last success.
+std::string sweep_line(json const &sweep)
+{
+  if (not sweep.is_object())
+    return "Sweep: never ran (invoice-loader schedule install runs it "
+           "every minute through pg_cron)\n";
+  auto const text = [&sweep](char const *key) {
+    json const v = sweep.value(key, json{});
+    return v.is_string() ? display_time(v.get<std::string>()) : "never";
+  };
+  std::string out{"Sweep: last run ended " + text("last_finished_at") + ", " +
+                  printable(sweep.value("last_outcome", std::string{}))};
+  json const part = sweep.value("last_failed_part", json{});
+  if (part.is_string())
+    out += " in " + printable(part.get<std::string>()) + ": " +
+           printable(sweep.value("last_error", std::string{}));
+  return out + "; last success " + text("last_succeeded_at") + "; " +
+         number(sweep.value("runs", json(0))) + " runs, " +
+         number(sweep.value("failed_runs", json(0))) + " failed\n";
+}
+} // namespace
+
 std::string render_status_text(std::string const &report_json)
 {
   json const r = parse_report(report_json);
@@ -295,6 +352,8 @@ std::string render_status_text(std::string const &report_json)
            {"rejected_count", "rejected"},
            {"attempts", "attempts"},
            {"last_error", "last_error", true}});
+  if (not r.contains("events") or r["events"].is_null())
+    out += "\n" + sweep_line(r.value("sweep", json{}));
   json const actions = r.value("next_actions", json::array());
   if (not actions.empty())
   {

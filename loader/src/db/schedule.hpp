@@ -1,4 +1,5 @@
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -40,6 +41,32 @@ ScheduledJob schedule_job(Database &cron, std::string const &name,
                           std::string const &command,
                           std::string const &database,
                           std::string const &run_as);
+
+/// What a probe job run by pg_cron showed (probe_job).
+struct ProbeResult
+{
+  enum class Outcome
+  {
+    succeeded,  ///< pg_cron connected as the role and ran the probe
+    failed,     ///< its run failed: detail is pg_cron's return_message
+    no_run,     ///< no run started within the wait
+    not_logged, ///< cron.log_run is off: runs leave no row to read
+  };
+  Outcome outcome = Outcome::no_run;
+  std::string detail;
+  std::string cron_host;   ///< pg_cron's cron.host setting
+  bool background_workers; ///< cron.use_background_workers
+};
+
+/// Schedules a job named name that runs `select 1` in database as run_as
+/// every minute, waits (at most wait) for its first run's row in
+/// cron.job_run_details to end, then unschedules the job and deletes its
+/// rows, whatever happened.  pg_cron runs a job the way it will run the
+/// sweep (its connection to cron.host as the role, or a background
+/// worker), so a run that succeeds proves the sweep's job can run.
+ProbeResult probe_job(Database &cron, std::string const &name,
+                      std::string const &database, std::string const &run_as,
+                      std::chrono::seconds wait);
 
 /// cron.unschedule of every job of that name (by id: unschedule by name
 /// finds only the caller's own); returns how many went.
