@@ -4,6 +4,9 @@
 # cluster (PG* from scripts/with-tmp-pg.sh, PGUSER a superuser).
 # The schema is migrated once into a template; every test gets its own
 # database copied from it, dropped afterwards when the test passed.
+# Every test's loader stderr (what tests/e2e/lib.sh's expect_rc saw) is
+# kept, and after the tests one more check reads every line against the
+# log schema of docs/reference/logs.md (tests/tools/check_log_lines.py).
 # Prints one line per test and "e2e: N passed, M failed" last.
 set -euo pipefail
 
@@ -23,6 +26,8 @@ if [[ $# -gt 0 ]]; then tests=("$@"); else tests=("$repo"/tests/e2e/*__*.sh); fi
 
 passed=0 failed=0 n=0
 failed_names=()
+log_lines=$(mktemp -d)
+trap 'rm -rf "$log_lines"' EXIT
 for t in "${tests[@]}"; do
   n=$((n + 1))
   name=$(basename "$t" .sh)
@@ -30,7 +35,7 @@ for t in "${tests[@]}"; do
   psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "drop database if exists $db" \
     -c "create database $db template $template"
   start=$(date +%s)
-  if E2E_DB=$db bash "$t" >"/tmp/e2e.$$.log" 2>&1; then
+  if E2E_DB=$db E2E_LOG_LINES=$log_lines/$name.log bash "$t" >"/tmp/e2e.$$.log" 2>&1; then
     passed=$((passed + 1))
     echo "ok $n - $name ($(( $(date +%s) - start ))s)"
     psql -X -q -d postgres -c "drop database $db" || true
@@ -42,6 +47,21 @@ for t in "${tests[@]}"; do
   fi
   rm -f "/tmp/e2e.$$.log"
 done
+
+n=$((n + 1))
+if compgen -G "$log_lines/*.log" >/dev/null; then
+  if python3 "$repo/tests/tools/check_log_lines.py" "$repo/docs/reference/logs.md" \
+    "$log_lines"/*.log >"/tmp/e2e.$$.log" 2>&1; then
+    passed=$((passed + 1))
+    echo "ok $n - log_lines__every_stderr_line_matches_the_reference ($(tail -n 1 "/tmp/e2e.$$.log"))"
+  else
+    failed=$((failed + 1))
+    failed_names+=("log_lines__every_stderr_line_matches_the_reference")
+    echo "not ok $n - log_lines__every_stderr_line_matches_the_reference"
+    head -n 60 "/tmp/e2e.$$.log" | sed 's/^/    /'
+  fi
+  rm -f "/tmp/e2e.$$.log"
+fi
 
 echo "e2e: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -30,6 +30,44 @@ int exit_code_of(flows::Outcome o) noexcept
   return exit_internal;
 }
 
+/// The outcome's name in the run's last log record.
+char const *name_of(flows::Outcome o) noexcept
+{
+  switch (o)
+  {
+  case flows::Outcome::done: return "done";
+  case flows::Outcome::quarantined: return "quarantined";
+  case flows::Outcome::no_input: return "no_input";
+  case flows::Outcome::waiting: return "waiting";
+  case flows::Outcome::busy: return "busy";
+  case flows::Outcome::not_delivered: return "not_delivered";
+  case flows::Outcome::refused: return "refused";
+  }
+  return "unknown";
+}
+
+/// Every run ends with one log record of its outcome, so that a log
+/// stream (the journal, a file) tells what stdout told: at debug when what
+/// was asked is done (the flow logged its events already), at warn when it
+/// is to be tried again later (waiting, busy, not delivered, no input), at
+/// error when a human must act (quarantined, refused).  The message is the
+/// first line of the command's output, which says why.
+void log_outcome(Logger const &log, cli::ParsedCommandLine const &cl,
+                 flows::Result const &r, int code)
+{
+  LogLevel const level{r.outcome == flows::Outcome::done ? LogLevel::debug
+                       : r.outcome == flows::Outcome::quarantined or
+                           r.outcome == flows::Outcome::refused
+                         ? LogLevel::error
+                         : LogLevel::warn};
+  std::string_view const first{
+    std::string_view{r.output}.substr(0, r.output.find('\n'))};
+  log.log(level, first.empty() ? std::string_view{"finished"} : first,
+          {{"command", cl.command != nullptr ? cl.command->name : ""},
+           {"outcome", name_of(r.outcome)},
+           {"exit_code", code}});
+}
+
 /// --log-format json anywhere on the command line, read before (and
 /// whatever) the parser says, so that a usage error is a JSON line too.
 bool asks_for_json(int argc, char const *const argv[])
@@ -93,7 +131,9 @@ int main(int argc, char *argv[])
   {
     flows::Result const r{cl.run(cl.global, log)};
     std::cout << r.output << std::flush;
-    return exit_code_of(r.outcome);
+    int const code{exit_code_of(r.outcome)};
+    log_outcome(log, cl, r, code);
+    return code;
   }
   catch (LoaderError const &e)
   {

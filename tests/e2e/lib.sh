@@ -34,7 +34,15 @@ run() {
 }
 load() { run invoice_loader load "$@"; }
 
-expect_rc() { [[ $RC == "$1" ]] || fail "exit status: expected $1, got $RC"; }
+# expect_rc CODE: the last run's exit status.  Its stderr is kept for the
+# runner's check of every log line against the reference
+# (tests/tools/check_log_lines.py), when the runner asks (E2E_LOG_LINES).
+expect_rc() {
+  if [[ -n ${E2E_LOG_LINES:-} && -s $WORK/err ]]; then
+    cat "$WORK/err" >>"$E2E_LOG_LINES"
+  fi
+  [[ $RC == "$1" ]] || fail "exit status: expected $1, got $RC"
+}
 expect_eq() { [[ $2 == "$3" ]] || fail "$1: expected [$2], got [$3]"; }
 expect_output_has() {
   grep -qF -- "$1" "$WORK/out" "$WORK/err" || fail "output does not mention [$1]"

@@ -5,7 +5,9 @@
 # as an object; a usage error is a JSON line too; the summary is on
 # stdout; a missing privilege names the role the command needs; a
 # quarantine's error record carries its first reasons; a retry's waits
-# are numbers.
+# are numbers; every run ends with a record of its outcome, so that a
+# refusal (78) or a wait (75) shows under -q --log-format json too, at
+# error and warn.
 source "$(dirname "$0")/lib.sh"
 
 csv=$(sample "$WORK")
@@ -68,6 +70,41 @@ assert "file: reconcile.control_total: " in q[0]["reasons"], q
 assert isinstance(q[0]["batch"], int), q
 PY
 expect_eq "batch state" quarantined "$(q "select state from ingest.batch where business_date = '2026-11-30'")"
+
+# outcome_record LEVEL OUTCOME EXIT: the err file is exactly one JSON
+# record, the run's outcome (-q hides the rest).
+outcome_record() {
+  python3 - "$WORK/err" "$1" "$2" "$3" <<'PY' || fail "no $2 outcome record at $1: $(cat "$WORK/err")"
+import json, sys
+path, level, outcome, code = sys.argv[1:5]
+recs = [json.loads(l) for l in open(path).read().splitlines()]
+ends = [r for r in recs if r.get("outcome") == outcome]
+assert len(ends) == 1, recs
+e = ends[0]
+assert e["level"] == level and e["exit_code"] == int(code) and e["command"] == "load", e
+assert e["msg"], e
+PY
+}
+# A date after the quarantined one waits for it: 75, a warn record.
+csv4=$(sample "$WORK/d4" 2026-12-01)
+load -q --log-format json --source acme-erp --business-date 2026-12-01 --input "$csv4"
+expect_rc 75
+outcome_record warn waiting 75
+# The quarantined file loaded again as it is: quarantined still (65), an
+# error record.
+load -q --log-format json --source acme-erp --business-date 2026-11-30 --input "$csv3"
+expect_rc 65
+outcome_record error quarantined 65
+# A reverted publication loaded again as it was: refused (78) until an
+# operator replays it; an error record says so.
+run invoice_operator revert --batch 2 --reason "log test"
+expect_rc 0
+load -q --log-format json --source acme-erp --business-date 2026-11-29 --input "$csv2"
+expect_rc 78
+outcome_record error refused 78
+expect_eq "batch states" "published reverted quarantined validated" \
+  "$(q "select string_agg(state, ' ' order by business_date) from ingest.batch")"
+expect_eq "watermark after the revert" 2026-11-28 "$(q "select business_date from ingest.watermark")"
 
 # A retried failure's waits are JSON numbers: the database out of reach
 # for a 2 s budget.

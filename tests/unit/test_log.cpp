@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/log.hpp"
@@ -189,6 +190,46 @@ TEST_CASE("log: writes lines at or above the threshold to stderr",
   auto const nl = out.find('\n');
   CHECK(matches(out.substr(0, nl), ts + " WARN run=r k=v w-message"));
   CHECK(matches(out.substr(nl + 1), ts + " ERROR run=r e-message\n"));
+}
+
+TEST_CASE("log: on the journal's stream, lines carry sd-daemon priority "
+          "prefixes; elsewhere none",
+          "[unit][log]")
+{
+  auto const stream_of = [](int fd) {
+    struct stat st
+    {};
+    REQUIRE(::fstat(fd, &st) == 0);
+    return std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
+  };
+  auto const lines = [&](bool same_stream) {
+    return capture_stderr([&] {
+      std::FILE *other = std::tmpfile();
+      REQUIRE(other != nullptr);
+      std::string const env{same_stream ? stream_of(2)
+                                        : stream_of(::fileno(other))};
+      ::setenv("JOURNAL_STREAM", env.c_str(), 1);
+      Logger const log{"r", LogFormat::json, LogLevel::debug};
+      ::unsetenv("JOURNAL_STREAM");
+      std::fclose(other);
+      log.debug("d");
+      log.info("i");
+      log.warn("w");
+      log.error("e");
+    });
+  };
+  std::string const journal{lines(true)};
+  INFO(journal);
+  CHECK(journal.rfind("<7>{", 0) == 0);
+  CHECK(journal.find("\n<6>{") != std::string::npos);
+  CHECK(journal.find("\n<4>{") != std::string::npos);
+  CHECK(journal.find("\n<3>{") != std::string::npos);
+  std::string const elsewhere{lines(false)};
+  INFO(elsewhere);
+  CHECK(elsewhere.find('<') == std::string::npos);
+  CHECK(elsewhere.rfind("{\"ts\"", 0) == 0);
+  CHECK_FALSE(loader::is_journal_stream(nullptr, 2));
+  CHECK_FALSE(loader::is_journal_stream("not a stream", 2));
 }
 
 TEST_CASE("log: json_quote escapes what JSON requires", "[unit][log]")

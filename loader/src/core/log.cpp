@@ -2,9 +2,13 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <type_traits>
 #include <variant>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <boost/uuid/random_generator.hpp>
 #include <boost/uuid/uuid_io.hpp>
@@ -176,8 +180,37 @@ std::string json_quote(std::string_view s)
   return out;
 }
 
+bool is_journal_stream(char const *journal_env, int fd) noexcept
+{
+  if (journal_env == nullptr) return false;
+  unsigned long long dev{0};
+  unsigned long long ino{0};
+  if (std::sscanf(journal_env, "%llu:%llu", &dev, &ino) != 2) return false;
+  struct stat st
+  {};
+  if (::fstat(fd, &st) != 0) return false;
+  return static_cast<unsigned long long>(st.st_dev) == dev and
+         static_cast<unsigned long long>(st.st_ino) == ino;
+}
+
+std::string_view journal_prefix(LogLevel level) noexcept
+{
+  switch (level)
+  {
+  case LogLevel::debug: return "<7>";
+  case LogLevel::info: return "<6>";
+  case LogLevel::warn: return "<4>";
+  case LogLevel::error: return "<3>";
+  }
+  return "<6>";
+}
+
 Logger::Logger(std::string run_id, LogFormat format, LogLevel threshold) :
-        m_run_id{std::move(run_id)}, m_format{format}, m_threshold{threshold}
+        m_run_id{std::move(run_id)},
+        m_format{format},
+        m_threshold{threshold},
+        m_journal{
+          is_journal_stream(std::getenv("JOURNAL_STREAM"), STDERR_FILENO)}
 {}
 
 Logger Logger::with(std::initializer_list<LogField> context) const
@@ -239,6 +272,7 @@ void Logger::log(LogLevel level, std::string_view message,
 {
   if (level < m_threshold) return;
   std::string line = format_line(level, message, fields);
+  if (m_journal) line.insert(0, journal_prefix(level));
   line.push_back('\n');
   // One fwrite per line: stderr is unbuffered, so lines stay whole.
   std::fwrite(line.data(), 1, line.size(), stderr);

@@ -103,8 +103,20 @@ private:
   std::string m_run_id;
   LogFormat m_format;
   LogLevel m_threshold;
+  /// stderr is the journal's stream: lines start with <N> (journal_prefix).
+  bool m_journal;
   std::vector<std::pair<std::string, LogValue>> m_context;
 };
+
+/// Whether fd is the stream systemd connected to the journal: JOURNAL_STREAM
+/// ("DEVICE:INODE", journal_env) names it, and a child whose stderr was
+/// redirected elsewhere inherits the variable with another stream.
+bool is_journal_stream(char const *journal_env, int fd) noexcept;
+
+/// sd-daemon(3)'s priority prefix for a line to the journal: <3> error,
+/// <4> warn, <6> info, <7> debug, so that `journalctl -p err` finds the
+/// errors; journald strips it from the message.
+std::string_view journal_prefix(LogLevel level) noexcept;
 
 /// A random RFC 4122 version-4 UUID (Boost.UUID's random generator).
 std::string new_run_id();
