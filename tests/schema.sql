@@ -1798,7 +1798,8 @@ CREATE VIEW ingest.source_overview AS
     s.allow_unknown_columns,
     s.require_control_totals,
     s.created_at,
-    s.updated_at
+    s.updated_at,
+    s.deadline
    FROM ingest.source s;
 
 
