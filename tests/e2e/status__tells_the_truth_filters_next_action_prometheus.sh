@@ -66,10 +66,14 @@ run invoice_loader status --source acme-erp
 expect_output_has "waits for 2026-11-30"
 expect_output_has "catch-up --source acme-erp"
 
-# Prometheus textfile format, checked line by line.
+# A sweep ran (its metrics appear), then the Prometheus textfile format,
+# checked line by line.
+psql -X -q -v ON_ERROR_STOP=1 -d "$E2E_DB" -c "CALL ingest.sweep()"
+expect_eq "day 4 still waits for 2026-11-30 after the sweep" validated \
+  "$(q "select state from ingest.batch where business_date = '2026-12-01'")"
 run invoice_loader status --format prometheus
 expect_rc 0
-python3 - "$WORK/out" <<'PY' || fail "status --format prometheus is not valid textfile format"
+python3 - "$WORK/out" "$REPO/docs/reference/metrics.md" <<'PY' || fail "status --format prometheus is not valid textfile format"
 import re, sys
 name = r'[a-zA-Z_:][a-zA-Z0-9_:]*'
 sample = re.compile(r'^(' + name + r')(\{(' + name + r'="(?:[^"\\]|\\.)*")(,' + name +
@@ -102,6 +106,14 @@ assert v('invoice_loader_watermark_timestamp_seconds{source="acme-erp"}') == \
     calendar.timegm((2026, 11, 29, 0, 0, 0)), seen
 assert v('invoice_loader_notifications{source="acme-erp",state="pending"}') >= 2, seen
 assert v('invoice_loader_last_load_records{source="acme-erp"}') == 20, seen
+assert v('invoice_loader_sweep_last_run_failed') == 0, seen
+assert abs(v('invoice_loader_sweep_last_success_timestamp_seconds') - time.time()) < 600, seen
+assert v('invoice_loader_sweep_last_run_timestamp_seconds') >= \
+    v('invoice_loader_sweep_last_success_timestamp_seconds'), seen
+# every family the reference lists is written, and no other
+documented = set(re.findall(r'^\| `(invoice_loader_[a-z_]+)`', open(sys.argv[2]).read(), re.M))
+written = {k.split('{')[0] for k in seen}
+assert written == documented, (sorted(written - documented), sorted(documented - written))
 # watermark 2026-11-29: 2026-11-30 is due on 2026-12-01 at 09:00 UTC
 assert v('invoice_loader_next_deadline_timestamp_seconds{source="acme-erp"}') == \
     calendar.timegm((2026, 12, 1, 9, 0, 0)), seen
@@ -134,8 +146,9 @@ cp "$WORK/out" "$WORK/down.prom"
 # 30 minutes, timestamps shifted so that the test's time 0 is now.  The
 # quarantine fires only while its date is unpublished, the late watermark
 # (2026-11-29, days ago) and the missed deadline in both files that have
-# one, the outage only in the last; nothing else fires (no sweep ran, so
-# the sweep's alert has nothing to say).
+# one, the outage only in the last; the sweep's in the second, where the
+# last sweep succeeded 20 minutes before the evaluation; nothing else
+# fires.
 if command -v promtool >/dev/null; then
   python3 - "$WORK" "$REPO/packaging/prometheus/invoice-loader.rules.yml" <<'PY' >"$WORK/rules_test.yml"
 import json, sys, time
@@ -147,11 +160,14 @@ quarantined = {"exp_labels": {"severity": "ticket", "source": "acme-erp", "state
                "exp_annotations": {"summary": "acme-erp: a batch is quarantined and its date has not published; invoice-loader status --source acme-erp --state quarantined"}}
 down = {"exp_labels": {"severity": "page"},
         "exp_annotations": {"summary": "invoice-loader status cannot read the database"}}
+sweep = {"exp_labels": {"severity": "ticket"},
+         "exp_annotations": {"summary": "the invoice-loader sweep has not succeeded lately; invoice-loader status shows its last run, pg_cron's cron.job_run_details why"}}
 deadline = {"exp_labels": {"severity": "page", "source": "acme-erp"},
             "exp_annotations": {"summary": "acme-erp: the next business date is past its deadline and not published; invoice-loader status --source acme-erp"}}
 expect = {"quarantined.prom": {"InvoiceWatermarkLate": [late], "InvoiceQuarantined": [quarantined],
                                "InvoiceDeadlineMissed": [deadline]},
-          "healthy.prom": {"InvoiceWatermarkLate": [late], "InvoiceDeadlineMissed": [deadline]},
+          "healthy.prom": {"InvoiceWatermarkLate": [late], "InvoiceDeadlineMissed": [deadline],
+                           "InvoiceSweepFailing": [sweep]},
           "down.prom": {"InvoiceLoaderDown": [down]}}
 tests = []
 for name, fired in expect.items():
