@@ -898,6 +898,18 @@ CREATE FUNCTION ingest.rejected_share_problem(p_source ingest.source, p_rejected
 ALTER FUNCTION ingest.rejected_share_problem(p_source ingest.source, p_rejected integer, p_records integer) OWNER TO invoice_owner;
 
 --
+-- Name: rejection_export(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.rejection_export(p_batch_id bigint) RETURNS TABLE(record_no integer, invoice_number text, rule text, detail text, fields text[])
+    LANGUAGE sql STABLE
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.rejection_export(p_batch_id bigint) OWNER TO invoice_owner;
+
+--
 -- Name: replay_batch(bigint, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1168,6 +1180,49 @@ CREATE FUNCTION ingest.try_runner_xact_lock(p_source text, p_business_date date)
 
 
 ALTER FUNCTION ingest.try_runner_xact_lock(p_source text, p_business_date date) OWNER TO invoice_owner;
+
+--
+-- Name: invoice_valid; Type: TABLE; Schema: staging; Owner: invoice_owner
+--
+
+CREATE TABLE staging.invoice_valid (
+    batch_id bigint NOT NULL,
+    record_no integer NOT NULL,
+    invoice_number text COLLATE pg_catalog."C",
+    revision integer,
+    status text,
+    document_type text,
+    customer_id text,
+    invoice_date date,
+    due_date date,
+    currency text,
+    net_amount numeric,
+    tax_amount numeric,
+    gross_amount numeric,
+    description text,
+    content_hash bytea,
+    is_duplicate boolean DEFAULT false NOT NULL,
+    rules integer DEFAULT 0 NOT NULL,
+    raw_fields text[],
+    CONSTRAINT invoice_valid_complete CHECK (((rules <> 0) OR ((invoice_number IS NOT NULL) AND (revision IS NOT NULL) AND (status IS NOT NULL) AND (document_type IS NOT NULL) AND (customer_id IS NOT NULL) AND (invoice_date IS NOT NULL) AND (currency IS NOT NULL) AND (net_amount IS NOT NULL) AND (tax_amount IS NOT NULL) AND (gross_amount IS NOT NULL) AND (content_hash IS NOT NULL))))
+)
+PARTITION BY LIST (batch_id);
+
+
+ALTER TABLE staging.invoice_valid OWNER TO invoice_owner;
+
+--
+-- Name: typed_fields(staging.invoice_valid); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.typed_fields(p_row staging.invoice_valid) RETURNS text[]
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.typed_fields(p_row staging.invoice_valid) OWNER TO invoice_owner;
 
 --
 -- Name: typed_staging(bigint, boolean); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -1715,6 +1770,7 @@ CREATE TABLE ingest.rejection_row (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     gross_amount numeric,
     currency text,
+    fields text[],
     CONSTRAINT rejection_row_record_no_check CHECK ((record_no >= 0))
 );
 
@@ -1730,7 +1786,8 @@ CREATE VIEW ingest.rejection AS
     r.record_no,
     r.invoice_number,
     r.rule,
-    r.detail
+    r.detail,
+    r.fields
    FROM ingest.rejection_row r;
 
 
@@ -2010,36 +2067,6 @@ WITH (autovacuum_vacuum_insert_threshold='-1');
 
 
 ALTER TABLE staging.invoice_line OWNER TO invoice_owner;
-
---
--- Name: invoice_valid; Type: TABLE; Schema: staging; Owner: invoice_owner
---
-
-CREATE TABLE staging.invoice_valid (
-    batch_id bigint NOT NULL,
-    record_no integer NOT NULL,
-    invoice_number text COLLATE pg_catalog."C",
-    revision integer,
-    status text,
-    document_type text,
-    customer_id text,
-    invoice_date date,
-    due_date date,
-    currency text,
-    net_amount numeric,
-    tax_amount numeric,
-    gross_amount numeric,
-    description text,
-    content_hash bytea,
-    is_duplicate boolean DEFAULT false NOT NULL,
-    rules integer DEFAULT 0 NOT NULL,
-    raw_fields text[],
-    CONSTRAINT invoice_valid_complete CHECK (((rules <> 0) OR ((invoice_number IS NOT NULL) AND (revision IS NOT NULL) AND (status IS NOT NULL) AND (document_type IS NOT NULL) AND (customer_id IS NOT NULL) AND (invoice_date IS NOT NULL) AND (currency IS NOT NULL) AND (net_amount IS NOT NULL) AND (tax_amount IS NOT NULL) AND (gross_amount IS NOT NULL) AND (content_hash IS NOT NULL))))
-)
-PARTITION BY LIST (batch_id);
-
-
-ALTER TABLE staging.invoice_valid OWNER TO invoice_owner;
 
 --
 -- Name: invoice_valid_shared; Type: TABLE; Schema: staging; Owner: invoice_owner
@@ -3240,6 +3267,15 @@ REVOKE ALL ON FUNCTION ingest.rejected_share_problem(p_source ingest.source, p_r
 
 
 --
+-- Name: FUNCTION rejection_export(p_batch_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.rejection_export(p_batch_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.rejection_export(p_batch_id bigint) TO invoice_loader;
+GRANT ALL ON FUNCTION ingest.rejection_export(p_batch_id bigint) TO invoice_operator;
+
+
+--
 -- Name: FUNCTION replay_batch(p_batch_id bigint, p_reason text); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -3406,6 +3442,13 @@ REVOKE ALL ON FUNCTION ingest.transition(p_batch_id bigint, p_from text, p_to te
 --
 
 REVOKE ALL ON FUNCTION ingest.try_runner_xact_lock(p_source text, p_business_date date) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION typed_fields(p_row staging.invoice_valid); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.typed_fields(p_row staging.invoice_valid) FROM PUBLIC;
 
 
 --

@@ -90,12 +90,14 @@ begin
     where not p_distinct),
   bad as (
     insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail,
-                                      gross_amount, currency)
+                                      gross_amount, currency, fields)
     select p_batch_id, c.record_no, c.invoice_number, 'revision.conflict',
            format('invoice %s revision %s was published by batch %s with different content',
                   c.invoice_number, c.revision, c.version_batch_id),
            c.gross_amount,
            (select v.currency from staging.invoice_valid as v
+            where v.batch_id = p_batch_id and v.record_no = c.record_no),
+           (select ingest.typed_fields(v) from staging.invoice_valid as v
             where v.batch_id = p_batch_id and v.record_no = c.record_no)
     from conflict as c
     on conflict do nothing

@@ -121,7 +121,7 @@ begin
   --    rows are checked here (ingest.failing_records, a parallel scan).
   if not v_clean then
     insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail,
-                                      gross_amount, currency)
+                                      gross_amount, currency, fields)
     select p_batch_id, l.record_no, ingest.printable(left(l.invoice_number, 64)), fr.rule,
            -- the rule's sentence (ingest.field_rule, whose migration lists
            -- the arguments) with values from the file, never raw control
@@ -132,12 +132,15 @@ begin
              left(l.currency, 40), left(l.net_amount, 40), left(l.tax_amount, 40),
              left(l.gross_amount, 40), to_char(v_batch.business_date, 'YYYY-MM-DD'),
              c.minor_unit::text, l.net_amount, l.tax_amount, l.gross_amount])),
-           l.gross, c.code
+           l.gross, c.code, l.fields
     from (select f.record_no, f.rules, r.invoice_number, r.revision, r.status, r.document_type,
                  r.invoice_date, r.due_date, r.currency, r.net_amount, r.tax_amount,
                  r.gross_amount,
                  case when ingest.is_plain_decimal(r.gross_amount)
-                      then r.gross_amount::numeric end as gross
+                      then r.gross_amount::numeric end as gross,
+                 array[r.invoice_number, r.revision, r.status, r.document_type, r.customer_id,
+                       r.invoice_date, r.due_date, r.currency, r.net_amount, r.tax_amount,
+                       r.gross_amount, r.description] as fields
           from ingest.failing_records(p_batch_id, v_batch.business_date) as f
           join staging.invoice_line as r on r.batch_id = p_batch_id and r.record_no = f.record_no
           where not v_typed_path
@@ -149,7 +152,7 @@ begin
                  -- customer_id (5) and description (12) are in no sentence
                  v.raw_fields[1], v.raw_fields[2], v.raw_fields[3], v.raw_fields[4],
                  v.raw_fields[6], v.raw_fields[7], v.raw_fields[8], v.raw_fields[9],
-                 v.raw_fields[10], v.raw_fields[11], v.gross_amount
+                 v.raw_fields[10], v.raw_fields[11], v.gross_amount, v.raw_fields
           from staging.invoice_valid as v
           where v_typed_path and v.batch_id = p_batch_id and v.rules <> 0) as l
     left join ingest.currency as c on c.code = l.currency
@@ -238,11 +241,13 @@ begin
             where x.copies > 1) as y),
     conflicting as (
       insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail,
-                                        gross_amount, currency)
+                                        gross_amount, currency, fields)
       select p_batch_id, k.record_no, k.invoice_number, 'duplicate.conflict',
              format('invoice %s revision %s appears with different content in records %s',
                     k.invoice_number, k.revision, k.records),
-             k.gross_amount, k.currency
+             k.gross_amount, k.currency,
+             (select ingest.typed_fields(v) from staging.invoice_valid as v
+              where v.batch_id = p_batch_id and v.record_no = k.record_no)
       from k
       where k.conflicting
       returning record_no),

@@ -23,8 +23,8 @@ RejectionExport record()
   r.rule = "status.value";
   r.detail = "status 'PAID' is not ISSUED or VOID";
   r.fields = std::array<std::optional<std::string>, 12>{
-    "INV-7",      "0",      "PAID",   "INVOICE", "C-1", "2026-11-27",
-    std::nullopt, "EUR",    "1,5",    "0.25",    "1.75", " say \"hi\"\nbye"};
+    "INV-7",      "0",   "PAID", "INVOICE", "C-1",  "2026-11-27",
+    std::nullopt, "EUR", "1,5",  "0.25",    "1.75", " say \"hi\"\nbye"};
   return r;
 }
 } // namespace
@@ -37,7 +37,8 @@ TEST_CASE("rejection export: CSV header and lines", "[unit][status]")
         "gross_amount,description\n");
   CHECK(rejection_csv_line(record()) ==
         "7,status.value,status 'PAID' is not ISSUED or VOID,INV-7,0,PAID,"
-        "INVOICE,C-1,2026-11-27,,EUR,\"1,5\",0.25,1.75,\" say \"\"hi\"\"\nbye\"\n");
+        "INVOICE,C-1,2026-11-27,,EUR,\"1,5\",0.25,1.75,\" say "
+        "\"\"hi\"\"\nbye\"\n");
   RejectionExport file;
   file.rule = "reconcile.control_total";
   file.detail = "sum 4200.00, manifest says 4200.01";

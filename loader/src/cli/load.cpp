@@ -67,7 +67,8 @@ po::options_description options()
     "JPY=33000) (needs --expect-count)")(
     "dry-run", po::bool_switch(),
     "read, checksum, stage, validate and reconcile in one transaction "
-    "that is rolled back: print the same rejections and summary, register "
+    "that is rolled back: print every rejection (a load shows the first "
+    "ten) and the summary, register "
     "nothing; exit 0 if the file would publish, 65 if it would be "
     "quarantined");
   add_feed_options(d);

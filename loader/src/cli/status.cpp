@@ -25,14 +25,17 @@ std::vector<std::string_view> const &states()
 std::vector<std::string_view> const &formats()
 {
   static std::vector<std::string_view> const values{"text", "json",
-                                                    "prometheus"};
+                                                    "prometheus", "csv"};
   return values;
 }
 
 std::string description()
 {
   return "Show batches, their states and attempts, the watermark and the "
-         "rejections.\n";
+         "rejections.\nWith --batch ID --rejections: every rejection of the "
+         "batch, streamed, as CSV\n(default) or JSON lines: record number, "
+         "invoice number, rule, detail and the\nrecord's twelve fields as "
+         "read (a reject file).\n";
 }
 
 po::options_description options()
@@ -52,10 +55,14 @@ po::options_description options()
     "only batches of business dates from D on, YYYY-MM-DD")(
     "limit", po::value<std::string>()->value_name("N"),
     "at most N batches, newest first, 1-10000; default 50")(
+    "rejections", po::bool_switch(),
+    "with --batch: every rejection of the batch and the record's fields, "
+    "as CSV (--format csv, the default) or JSON lines (--format json)")(
     "format", po::value<std::string>()->value_name("FORMAT"),
     "text (default: tables and, for blocked sources, the next action), "
     "json (the same report as one document), or prometheus "
-    "(node_exporter textfile metrics: see docs/reference/metrics.md)");
+    "(node_exporter textfile metrics: see docs/reference/metrics.md); "
+    "with --rejections csv or json");
   return d;
 }
 
@@ -79,6 +86,30 @@ Bound bind(po::variables_map const &vm)
                                     : flows::StatusFormat::text;
   }
   out.json = out.format == flows::StatusFormat::json;
+  bool const rejections{flag(vm, "rejections")};
+  auto const format = get(vm, "format");
+  if (rejections)
+  {
+    if (not out.batch_id)
+      usage_error("--rejections needs --batch ID", "status");
+    if (format and *format != "csv" and *format != "json")
+      usage_error("--rejections writes csv or json, not " + *format, "status");
+    bool const as_json{format and *format == "json"};
+    std::int64_t const batch{*out.batch_id};
+    return {out, [batch, as_json](GlobalOptions const &g, Logger const &) {
+              // Streamed: each row is written as it is fetched.
+              if (not as_json) std::cout << rejection_csv_header();
+              flows::export_rejections(
+                g.dsn, batch, [as_json](db::RejectionExport const &r) {
+                  std::cout << (as_json ? rejection_json_line(r)
+                                        : rejection_csv_line(r));
+                });
+              std::cout << std::flush;
+              return flows::Result{flows::Outcome::done, ""};
+            }};
+  }
+  if (format and *format == "csv")
+    usage_error("--format csv is for --rejections", "status");
   return {
     out, [out](GlobalOptions const &g, Logger const &) {
       std::string report;
@@ -117,7 +148,8 @@ CommandSpec status_command()
   return {"status",
           "show batches, states, attempts, watermark and rejections",
           "status [--source S] [--batch ID] [--state STATE] [--since D]\n"
-          "         [--limit N] [--format text|json|prometheus]",
+          "         [--limit N] [--format text|json|prometheus]\n"
+          "       status --batch ID --rejections [--format csv|json]",
           description,
           options,
           nullptr,

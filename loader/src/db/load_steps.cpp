@@ -160,7 +160,7 @@ std::vector<Rejection> rejections_in(pqxx::transaction_base &tx,
   for (auto const &r : tx.exec_params(
          "select record_no, coalesce(invoice_number, ''), rule, detail "
          "from ingest.rejection where batch_id = $1 "
-         "order by record_no, rule limit $2",
+         "order by record_no, rule limit nullif($2, 0)",
          batch_id, limit))
     out.push_back({r[0].as<std::int64_t>(), r[1].as<std::string>(),
                    r[2].as<std::string>(), r[3].as<std::string>()});

@@ -157,7 +157,8 @@ public:
   DryRunSession open_dry_run(BeginArgs const &args);
   /// ... then stage and validate (with reconciliation), roll back and
   /// drop the session (and the runner lock with it); returns the state
-  /// the batch would reach and its first rejections.
+  /// the batch would reach and its rejections, at most rejection_limit
+  /// (0: all of them).
   DryRun finish_dry_run(DryRunSession &dry_run, std::uint64_t sent,
                         int rejection_limit);
   Published publish(std::int64_t batch_id, std::int64_t attempt_id);
@@ -172,6 +173,7 @@ public:
                       std::optional<ErrorKind> error_class = std::nullopt,
                       std::string const &sqlstate = {},
                       std::string const &message = {});
+  /// The batch's rejections in record order, at most limit (0: all).
   std::vector<Rejection> rejections(std::int64_t batch_id, int limit);
 
 private:

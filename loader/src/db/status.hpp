@@ -1,5 +1,7 @@
 #pragma once
+#include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -19,4 +21,23 @@ struct StatusFilter
 };
 
 std::string status_report(Database &db, StatusFilter const &filter);
+
+/// One row of ingest.rejection_export: a rejection and the record's twelve
+/// fields in the contract's order (absent for the whole file, or once the
+/// staging rows are gone; a field is absent when it was an empty field).
+struct RejectionExport
+{
+  std::int64_t record_no = 0;
+  std::optional<std::string> invoice_number;
+  std::string rule;
+  std::string detail;
+  std::optional<std::array<std::optional<std::string>, 12>> fields;
+};
+
+/// Every rejection of the batch, in record order, to each: fetched through
+/// a cursor, 10000 rows at a time, so memory stays flat for any number.
+/// LoaderError{config} when there is no such batch.
+void export_rejections(
+  Database &db, std::int64_t batch_id,
+  std::function<void(RejectionExport const &)> const &each);
 } // namespace loader::db

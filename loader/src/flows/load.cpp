@@ -142,7 +142,8 @@ public:
         std::uint64_t sent = 0;
         if (db::StagingSession *staging = dry.staging())
           sent = write_records(m_in, m_scan, *staging, m_log);
-        return m_steps.finish_dry_run(dry, sent, rejections_shown + 1);
+        // Every rejection: a dry run is how a user gets a file right.
+        return m_steps.finish_dry_run(dry, sent, 0);
       },
       reset())};
     return dry_run_result(d, m_in);

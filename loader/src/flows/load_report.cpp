@@ -1,5 +1,6 @@
 #include "flows/load_report.hpp"
 
+#include <cstddef>
 #include <map>
 #include <sstream>
 
@@ -56,16 +57,14 @@ std::string merge_sentence(db::Published const &p)
          at("control_total", "none");
 }
 
-/// The first rejections, one line each, as a load and a dry run print
-/// them; rows holds at most one more than is shown.
 std::string describe_rejections(std::vector<db::Rejection> const &rows,
-                                std::string const &all_hint)
+                                std::string const &all_hint, std::size_t most)
 {
   std::ostringstream out;
-  int shown = 0;
+  std::size_t shown = 0;
   for (db::Rejection const &r : rows)
   {
-    if (shown++ == rejections_shown)
+    if (shown++ == most)
     {
       out << "\n  ... (" << all_hint << ")";
       break;
@@ -93,8 +92,8 @@ Result dry_run_result(db::DryRun const &d, Input const &in)
 {
   std::string const head{"dry run of " + in.shown + ": "};
   std::string const kept{"; nothing was registered"};
-  std::string const reasons{describe_rejections(
-    d.rejections, "a real load's status --batch lists all")};
+  std::string const reasons{
+    describe_rejections(d.rejections, "", d.rejections.size())};
   switch (d.state)
   {
   case BatchState::quarantined:

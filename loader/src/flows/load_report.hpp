@@ -1,4 +1,5 @@
 #pragma once
+#include <cstddef>
 // What the load flow prints (internal to flows/load*.cpp): the merge
 // sentence, the first rejections, the dry run's verdict.
 #include <cstdint>
@@ -19,10 +20,12 @@ constexpr int rejections_shown = 10;
 /// merge's (a waiting batch's reason).
 std::string merge_sentence(db::Published const &p);
 
-/// The first rejections, one line each, as a load and a dry run print
-/// them; rows holds at most one more than is shown.
+/// The rejections, one line each, as a load and a dry run print them: at
+/// most `most` (a load's rows hold one more than it shows, so that it can
+/// say there are more, with all_hint).
 std::string describe_rejections(std::vector<db::Rejection> const &rows,
-                                std::string const &all_hint);
+                                std::string const &all_hint,
+                                std::size_t most = rejections_shown);
 
 std::string describe_rejections(db::LoadSteps &steps, std::int64_t batch_id);
 

@@ -31,4 +31,12 @@ std::string status_report(std::string const &dsn, StatusRequest const &request)
         (request.source ? " of source " + *request.source : std::string{})};
   return report;
 }
+
+void export_rejections(
+  std::string const &dsn, std::int64_t batch_id,
+  std::function<void(db::RejectionExport const &)> const &each)
+{
+  db::Database database{dsn};
+  db::export_rejections(database, batch_id, each);
+}
 } // namespace loader::flows

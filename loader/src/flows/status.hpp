@@ -1,8 +1,10 @@
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
+#include "db/status.hpp"
 #include "flows/outcome.hpp"
 
 namespace loader::flows
@@ -31,4 +33,11 @@ struct StatusRequest
 /// empty report.
 std::string status_report(std::string const &dsn,
                           StatusRequest const &request);
+
+/// `status --batch ID --rejections`: every rejection of the batch to each,
+/// in record order, as it is fetched (cli/ renders CSV or JSON lines).
+/// LoaderError{config} for an unknown batch.
+void export_rejections(
+  std::string const &dsn, std::int64_t batch_id,
+  std::function<void(db::RejectionExport const &)> const &each);
 } // namespace loader::flows
