@@ -7,13 +7,25 @@
 #   share/doc/invoice-loader/              README.md, docs/**/*.md, copyright
 #                                          (the licence, Debian's machine-
 #                                          readable form), changelog.gz
-#   share/doc/invoice-loader/examples/systemd/   example units, env.example
 #   share/doc/invoice-loader/examples/prometheus/ alerting rules for the
-#                                          metrics of status
+#                                          metrics of status and of the
+#                                          units' OnFailure=
+#   lib/sysusers.d/invoice-loader.conf     the system user invoice-loader
+#   lib/tmpfiles.d/invoice-loader.conf     its home, /var/lib/invoice-loader
+#   lib/invoice-loader/record-unit-failure the OnFailure= unit's script
+# and, outside the prefix when it is /usr (the .deb), else under it:
+#   /lib/systemd/system/                   invoice-loader-catch-up.service,
+#                                          .timer, invoice-loader-notify.service,
+#                                          invoice-loader-failure@.service
+#   /etc/invoice-loader/env                the units' EnvironmentFile= (from
+#                                          packaging/systemd/env.example,
+#                                          mode 0600; a conffile)
 #
 # `cpack --config build/CPackConfig.cmake` (scripts/package.sh) builds
 # invoice-loader_<version>_<arch>.deb; its Depends come from
-# dpkg-shlibdeps (dpkg-dev), so they name the libraries the binary links.
+# dpkg-shlibdeps (dpkg-dev), so they name the libraries the binary links,
+# plus adduser (the postinst's fallback without systemd-sysusers).  Its
+# maintainer scripts are packaging/debian/{postinst,prerm,postrm}.
 include(GNUInstallDirs)
 # The package's name, not the CMake project's (invoice_loader).
 set(doc_dir "${CMAKE_INSTALL_DATADIR}/doc/invoice-loader")
@@ -96,12 +108,36 @@ endif()
 install(FILES "${PROJECT_SOURCE_DIR}/README.md" DESTINATION ${doc_dir})
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/docs/" DESTINATION ${doc_dir}/docs
   FILES_MATCHING PATTERN "*.md")
-install(FILES
-  "${PROJECT_SOURCE_DIR}/packaging/systemd/invoice-loader-catch-up.service"
-  "${PROJECT_SOURCE_DIR}/packaging/systemd/invoice-loader-catch-up.timer"
-  "${PROJECT_SOURCE_DIR}/packaging/systemd/invoice-loader-notify.service"
-  "${PROJECT_SOURCE_DIR}/packaging/systemd/env.example"
-  DESTINATION ${doc_dir}/examples/systemd)
+# The units and the env file.  Debian 12's systemd and lintian take units
+# from /lib/systemd/system (systemd.pc's systemdsystemunitdir), outside
+# the /usr prefix, as /etc is: decided at install time, so that `cmake
+# --install --prefix DIR` (DIR not /usr) keeps them under DIR.  The .deb
+# installs with DESTDIR and the prefix /usr (CPACK_SET_DESTDIR below).
+set(units "")
+foreach(unit invoice-loader-catch-up.service invoice-loader-catch-up.timer
+             invoice-loader-notify.service invoice-loader-failure@.service)
+  string(APPEND units " \"${PROJECT_SOURCE_DIR}/packaging/systemd/${unit}\"")
+endforeach()
+install(CODE "
+  if(CMAKE_INSTALL_PREFIX STREQUAL \"/usr\")
+    set(system_root \"\")
+  else()
+    set(system_root \"\${CMAKE_INSTALL_PREFIX}\")
+  endif()
+  file(INSTALL DESTINATION \"\${system_root}/lib/systemd/system\" TYPE FILE
+       FILES ${units})
+  file(INSTALL DESTINATION \"\${system_root}/etc/invoice-loader\" TYPE FILE
+       PERMISSIONS OWNER_READ OWNER_WRITE
+       RENAME env FILES \"${PROJECT_SOURCE_DIR}/packaging/systemd/env.example\")
+")
+install(FILES "${PROJECT_SOURCE_DIR}/packaging/invoice-loader.sysusers"
+  DESTINATION lib/sysusers.d RENAME invoice-loader.conf)
+install(FILES "${PROJECT_SOURCE_DIR}/packaging/invoice-loader.tmpfiles"
+  DESTINATION lib/tmpfiles.d RENAME invoice-loader.conf)
+install(PROGRAMS "${PROJECT_SOURCE_DIR}/packaging/record-unit-failure"
+  DESTINATION lib/invoice-loader)
+install(FILES "${PROJECT_SOURCE_DIR}/packaging/debian/lintian-overrides"
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/lintian/overrides RENAME invoice-loader)
 install(FILES "${PROJECT_SOURCE_DIR}/packaging/prometheus/invoice-loader.rules.yml"
   DESTINATION ${doc_dir}/examples/prometheus)
 
@@ -124,13 +160,28 @@ A batch is published only when it reconciles with its manifest's control
 totals, in one transaction with the watermark and an outbox notification.
 
 The package holds the loader, its man page, bash completion, the
-documentation and example systemd units (nightly catch-up timer,
-notification dispatcher).")
+documentation and systemd units: the nightly catch-up and its timer, the
+notification dispatcher, none enabled on install, and a unit that records
+their failures for Prometheus' node-exporter.")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+# /lib/systemd/system and /etc: see above; with DESTDIR the prefix is
+# CPACK_INSTALL_PREFIX, not the configured one.
+set(CPACK_SET_DESTDIR ON)
+set(CPACK_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # name_version_arch.deb (no release)
 set(CPACK_DEBIAN_PACKAGE_SECTION database)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "adduser")
+# Hand-written maintainer scripts (set -e, $DPKG_ROOT honoured) and the
+# conffile list; STRICT_PERMISSION: mode 0755 for the scripts, 0644 for
+# conffiles, as lintian wants.
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA
+  "${PROJECT_SOURCE_DIR}/packaging/debian/postinst"
+  "${PROJECT_SOURCE_DIR}/packaging/debian/prerm"
+  "${PROJECT_SOURCE_DIR}/packaging/debian/postrm"
+  "${PROJECT_SOURCE_DIR}/packaging/debian/conffiles")
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "postgresql-client")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "bash-completion, postgresql-15-cron")
 set(CPACK_STRIP_FILES ON)

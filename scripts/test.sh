@@ -16,7 +16,12 @@
 #                 ctest also lists run in the stages below)
 #   package       scripts/package.sh (the .deb, into build/), then
 #                 tests/package/deb_installs_and_runs.sh on it (dpkg -x:
-#                 --version, --help, man -l, Depends)
+#                 --version, --help, man -l, Depends, units, lintian), then
+#                 tests/package/deb_lifecycle.sh on it and the previous
+#                 release's .deb (tests/package/previous_release_deb.sh:
+#                 built from git history into build/previous-release-deb,
+#                 once per commit): dpkg --root upgrade, install, remove,
+#                 purge with the maintainer scripts
 #   sql, e2e      tests/run-sql-tests.sh, then tests/run-e2e.sh, inside ONE
 #                 throwaway cluster (scripts/with-tmp-pg.sh: PGHOST, PGPORT,
 #                 PGUSER, PGDATABASE, TMP_PG_* are set), with stdin from
@@ -101,8 +106,13 @@ stage build bash scripts/build.sh "${build_args[@]}"
 stage ctest ctest --test-dir build --output-on-failure --no-tests=error \
   --parallel "$(nproc)" --label-exclude '^(sql|e2e)$'
 # shellcheck disable=SC2016  # "$@" and $(...) are the inner bash's
-stage package bash -c 'deb=$(bash scripts/package.sh "$@" | tail -n 1) &&
-  bash tests/package/deb_installs_and_runs.sh "$deb"' package "${build_args[@]}"
+stage package bash -c 'deb=$(bash scripts/package.sh "$@" | tail -n 1) || exit 1
+  rc=0
+  bash tests/package/deb_installs_and_runs.sh "$deb" || rc=1
+  previous=$(bash tests/package/previous_release_deb.sh build/previous-release-deb |
+    tail -n 1) || { previous=; rc=1; }
+  bash tests/package/deb_lifecycle.sh "$deb" ${previous:+"$previous"} || rc=1
+  exit "$rc"' package "${build_args[@]}"
 
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT

@@ -7,8 +7,12 @@
 # libraries the binary links (libpq5, libcurl4, libpqxx, Boost, Nettle),
 # `ldd` of the unpacked binary finds libpq.so.5 and libcurl.so.4 in the
 # distribution's packages (libpq5, libcurl4), and the bash completion,
-# docs and example systemd units are where the man page says; the
-# copyright file and the changelog are there, and lintian is clean.
+# docs, systemd units (/lib/systemd/system), the sysusers.d and tmpfiles.d
+# entries, the OnFailure= script and the env conffile (mode 0600, listed in
+# conffiles; the maintainer scripts set -e) are where the man page says;
+# the copyright file and the changelog are there, lintian is clean, and
+# systemd-analyze verify accepts the units.  Installing, upgrading and
+# purging: deb_lifecycle.sh.
 #
 # Usage: tests/package/deb_installs_and_runs.sh DEB
 set -euo pipefail
@@ -116,15 +120,36 @@ repo=$(cd "$here/../.." && pwd)
 docs=(README.md)
 while IFS= read -r page; do docs+=("docs/${page#"$repo/docs/"}"); done \
   < <(find "$repo/docs" -name '*.md' | sort)
-for f in "${docs[@]}" \
-         examples/systemd/invoice-loader-catch-up.service \
-         examples/systemd/invoice-loader-catch-up.timer \
-         examples/systemd/invoice-loader-notify.service \
-         examples/systemd/env.example \
-         examples/prometheus/invoice-loader.rules.yml; do
+for f in "${docs[@]}" examples/prometheus/invoice-loader.rules.yml; do
   check "usr/share/doc/invoice-loader/$f is installed" \
     test -s "$share/doc/invoice-loader/$f"
 done
+units=(invoice-loader-catch-up.service invoice-loader-catch-up.timer
+       invoice-loader-notify.service invoice-loader-failure@.service)
+for u in "${units[@]}"; do
+  check "lib/systemd/system/$u is installed" test -s "$root/lib/systemd/system/$u"
+done
+check "no unit is shipped a second time (examples)" \
+  test ! -e "$share/doc/invoice-loader/examples/systemd"
+for f in usr/lib/sysusers.d/invoice-loader.conf usr/lib/tmpfiles.d/invoice-loader.conf; do
+  check "$f is installed" test -s "$root/$f"
+done
+check "the sysusers.d entry creates the system user invoice-loader" \
+  has "$root/usr/lib/sysusers.d/invoice-loader.conf" '^u invoice-loader - '
+check "usr/lib/invoice-loader/record-unit-failure is executable" \
+  test -x "$root/usr/lib/invoice-loader/record-unit-failure"
+env_file=$root/etc/invoice-loader/env
+check "etc/invoice-loader/env is installed, mode 0600" \
+  test "$(stat -c %a "$env_file" 2>/dev/null)" = 600
+dpkg-deb -e "$deb" "$work/control"
+check "etc/invoice-loader/env is a conffile" \
+  has "$work/control/conffiles" '^/etc/invoice-loader/env$'
+for script in postinst prerm postrm; do
+  check "the $script is executable and sets -e" \
+    test -x "$work/control/$script" -a "$(sed -n '/^set -e$/p' "$work/control/$script")" = "set -e"
+done
+check "the postinst enables nothing (the timer is the administrator's step)" \
+  lacks "$work/control/postinst" '^[^#]*(systemctl|deb-systemd-helper)[^#]*(enable|start)'
 
 # Debian policy: the licence and the changelog, whose newest entry is the
 # package's version; lintian (when installed) reports no error or warning.
@@ -150,16 +175,19 @@ fi
 # The units as systemd reads them, pointed at the unpacked binary.
 if command -v systemd-analyze >/dev/null; then
   mkdir "$work/units"
-  for u in invoice-loader-catch-up.service invoice-loader-catch-up.timer \
-           invoice-loader-notify.service; do
-    sed "s|/usr/bin/invoice-loader|$bin|" \
-      "$share/doc/invoice-loader/examples/systemd/$u" >"$work/units/$u"
+  for u in "${units[@]}"; do
+    sed -e "s|/usr/bin/invoice-loader|$bin|" \
+        -e "s|/usr/lib/invoice-loader/|$root/usr/lib/invoice-loader/|" \
+      "$root/lib/systemd/system/$u" >"$work/units/$u"
   done
+  # The template as OnFailure= instantiates it, for verify to read.
+  cp "$work/units/invoice-loader-failure@.service" \
+    "$work/units/invoice-loader-failure@invoice-loader-catch-up.service.service"
   rc=0
   (cd "$work/units" && systemd-analyze verify --man=no ./*.service ./*.timer) \
     >"$work/verify" 2>&1 || rc=$?
   if [[ $rc == 0 && ! -s $work/verify ]]; then
-    ok "systemd-analyze verify accepts the example units"
+    ok "systemd-analyze verify accepts the installed units"
   else
     not_ok "systemd-analyze verify:"; sed 's/^/#   /' "$work/verify"
   fi
