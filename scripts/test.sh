@@ -20,7 +20,8 @@
 #                 tests/package/deb_lifecycle.sh on it and the previous
 #                 release's .deb (tests/package/previous_release_deb.sh:
 #                 built from git history into build/previous-release-deb,
-#                 once per commit): dpkg --root upgrade, install, remove,
+#                 once per commit, without optimisation: only its files and
+#                 maintainer scripts count): dpkg --root upgrade, install, remove,
 #                 purge with the maintainer scripts
 #   sql, e2e      tests/run-sql-tests.sh, then tests/run-e2e.sh, inside ONE
 #                 throwaway cluster (scripts/with-tmp-pg.sh: PGHOST, PGPORT,
@@ -109,8 +110,8 @@ stage ctest ctest --test-dir build --output-on-failure --no-tests=error \
 stage package bash -c 'deb=$(bash scripts/package.sh "$@" | tail -n 1) || exit 1
   rc=0
   bash tests/package/deb_installs_and_runs.sh "$deb" || rc=1
-  previous=$(bash tests/package/previous_release_deb.sh build/previous-release-deb |
-    tail -n 1) || { previous=; rc=1; }
+  previous=$(bash tests/package/previous_release_deb.sh build/previous-release-deb \
+    -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O0 | tail -n 1) || { previous=; rc=1; }
   bash tests/package/deb_lifecycle.sh "$deb" ${previous:+"$previous"} || rc=1
   exit "$rc"' package "${build_args[@]}"
 
