@@ -121,6 +121,16 @@ PY
 cp "$WORK/out" "$WORK/healthy.prom"
 expect_eq "the quarantined batch stays quarantined" quarantined \
   "$(q "select state from ingest.batch where batch_id = $q2")"
+
+# An e-mail whose outcome is unknown (as the SMTP dispatcher leaves it when
+# the connection drops after DATA): the notification is in doubt.
+q "update ingest.outbox set state = 'in_doubt', in_doubt_at = now()
+   where notification_id = (select min(notification_id) from ingest.outbox)" >/dev/null
+run invoice_loader status --format prometheus
+expect_rc 0
+grep -q '^invoice_loader_notifications{source="acme-erp",state="in_doubt"} 1$' "$WORK/out" ||
+  fail "the in-doubt notification is not counted"
+cp "$WORK/out" "$WORK/in_doubt.prom"
 if command -v promtool >/dev/null; then
   promtool check metrics <"$WORK/out" || fail "promtool check metrics refuses the exposition"
 fi
@@ -141,14 +151,14 @@ if command -v promtool >/dev/null; then
 fi
 cp "$WORK/out" "$WORK/down.prom"
 
-# The shipped alerting rules against these three expositions, with
+# The shipped alerting rules against these four expositions, with
 # promtool (Debian's prometheus package): each file's samples held for
 # 30 minutes, timestamps shifted so that the test's time 0 is now.  The
 # quarantine fires only while its date is unpublished, the late watermark
 # (2026-11-29, days ago) and the missed deadline in both files that have
-# one, the outage only in the last; the sweep's in the second, where the
-# last sweep succeeded 20 minutes before the evaluation; nothing else
-# fires.
+# one, the outage only in the last; the sweep's in the second and third,
+# where the last sweep succeeded 20 minutes before the evaluation; the
+# notification in doubt in the third; nothing else fires.
 if command -v promtool >/dev/null; then
   python3 - "$WORK" "$REPO/packaging/prometheus/invoice-loader.rules.yml" <<'PY' >"$WORK/rules_test.yml"
 import json, sys, time
@@ -160,6 +170,8 @@ quarantined = {"exp_labels": {"severity": "ticket", "source": "acme-erp", "state
                "exp_annotations": {"summary": "acme-erp: a batch is quarantined and its date has not published; invoice-loader status --source acme-erp --state quarantined"}}
 down = {"exp_labels": {"severity": "page"},
         "exp_annotations": {"summary": "invoice-loader status cannot read the database"}}
+doubt = {"exp_labels": {"severity": "ticket", "source": "acme-erp", "state": "in_doubt"},
+         "exp_annotations": {"summary": "acme-erp: a notification is in doubt; the runbook's section 8 resolves it"}}
 sweep = {"exp_labels": {"severity": "ticket"},
          "exp_annotations": {"summary": "the invoice-loader sweep has not succeeded lately; invoice-loader status shows its last run, pg_cron's cron.job_run_details why"}}
 deadline = {"exp_labels": {"severity": "page", "source": "acme-erp"},
@@ -168,6 +180,8 @@ expect = {"quarantined.prom": {"InvoiceWatermarkLate": [late], "InvoiceQuarantin
                                "InvoiceDeadlineMissed": [deadline]},
           "healthy.prom": {"InvoiceWatermarkLate": [late], "InvoiceDeadlineMissed": [deadline],
                            "InvoiceSweepFailing": [sweep]},
+          "in_doubt.prom": {"InvoiceWatermarkLate": [late], "InvoiceDeadlineMissed": [deadline],
+                            "InvoiceSweepFailing": [sweep], "InvoiceNotificationInDoubt": [doubt]},
           "down.prom": {"InvoiceLoaderDown": [down]}}
 tests = []
 for name, fired in expect.items():
