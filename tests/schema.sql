@@ -148,6 +148,7 @@ CREATE TABLE ingest.source (
     deadline time without time zone,
     retention_days integer DEFAULT 30 NOT NULL,
     max_input_bytes bigint,
+    locked_through date,
     CONSTRAINT source_check CHECK (((policy = 'partial'::text) = (max_rejected_share IS NOT NULL))),
     CONSTRAINT source_max_input_bytes_check CHECK (((max_input_bytes >= 1) AND (max_input_bytes <= '1125899906842624'::bigint))),
     CONSTRAINT source_max_rejected_share_check CHECK (((max_rejected_share >= (0)::numeric) AND (max_rejected_share <= (1)::numeric))),
@@ -846,6 +847,19 @@ CREATE FUNCTION ingest.refuse_unscoped_staging(p_batch_ids bigint[]) RETURNS voi
 ALTER FUNCTION ingest.refuse_unscoped_staging(p_batch_ids bigint[]) OWNER TO invoice_owner;
 
 --
+-- Name: reject_closed_period(bigint, date); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.reject_closed_period(p_batch_id bigint, p_locked_through date) RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.reject_closed_period(p_batch_id bigint, p_locked_through date) OWNER TO invoice_owner;
+
+--
 -- Name: reject_revision_conflicts(bigint, text, boolean, text, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1012,6 +1026,19 @@ CREATE FUNCTION ingest.runner_lock_key(p_source text, p_business_date date, OUT 
 
 
 ALTER FUNCTION ingest.runner_lock_key(p_source text, p_business_date date, OUT key1 integer, OUT key2 integer) OWNER TO invoice_owner;
+
+--
+-- Name: set_period_lock(text, boolean, date, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.set_period_lock(p_source text, p_close boolean, p_through date, p_reason text) RETURNS TABLE(action_id bigint, locked_before date, locked_now date)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.set_period_lock(p_source text, p_close boolean, p_through date, p_reason text) OWNER TO invoice_owner;
 
 --
 -- Name: staged_currency_totals(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -1704,9 +1731,12 @@ CREATE TABLE ingest.operator_action (
     superseded_attempt_no integer,
     superseded_run_id uuid,
     notification_id bigint,
-    CONSTRAINT operator_action_action_check CHECK ((action = ANY (ARRAY['replay'::text, 'revert'::text, 'notification_resolve'::text]))),
-    CONSTRAINT operator_action_check CHECK (((action = 'notification_resolve'::text) OR (batch_id IS NOT NULL))),
+    source text,
+    period_through date,
+    CONSTRAINT operator_action_action_check CHECK ((action = ANY (ARRAY['replay'::text, 'revert'::text, 'notification_resolve'::text, 'period_close'::text, 'period_reopen'::text]))),
+    CONSTRAINT operator_action_check CHECK (((action = ANY (ARRAY['notification_resolve'::text, 'period_close'::text, 'period_reopen'::text])) OR (batch_id IS NOT NULL))),
     CONSTRAINT operator_action_check1 CHECK (((action <> 'notification_resolve'::text) OR (notification_id IS NOT NULL))),
+    CONSTRAINT operator_action_period_check CHECK (((action <> ALL (ARRAY['period_close'::text, 'period_reopen'::text])) OR (source IS NOT NULL))),
     CONSTRAINT operator_action_reason_check CHECK ((btrim(reason) <> ''::text))
 );
 
@@ -1856,7 +1886,8 @@ CREATE VIEW ingest.source_overview AS
     s.require_control_totals,
     s.created_at,
     s.updated_at,
-    s.deadline
+    s.deadline,
+    s.locked_through
    FROM ingest.source s;
 
 
@@ -2717,6 +2748,14 @@ ALTER TABLE ONLY ingest.operator_action
 
 
 --
+-- Name: operator_action operator_action_source_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.operator_action
+    ADD CONSTRAINT operator_action_source_fkey FOREIGN KEY (source) REFERENCES ingest.source(source);
+
+
+--
 -- Name: outbox outbox_batch_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
 --
 
@@ -3239,6 +3278,13 @@ GRANT ALL ON FUNCTION ingest.refuse_unscoped_staging(p_batch_ids bigint[]) TO in
 
 
 --
+-- Name: FUNCTION reject_closed_period(p_batch_id bigint, p_locked_through date); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.reject_closed_period(p_batch_id bigint, p_locked_through date) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION reject_revision_conflicts(p_batch_id bigint, p_source text, p_distinct boolean, p_min text, p_max text); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -3333,6 +3379,14 @@ REVOKE ALL ON FUNCTION ingest.revision_conflicts(p_batch_id bigint) FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION ingest.runner_lock_key(p_source text, p_business_date date, OUT key1 integer, OUT key2 integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION set_period_lock(p_source text, p_close boolean, p_through date, p_reason text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.set_period_lock(p_source text, p_close boolean, p_through date, p_reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.set_period_lock(p_source text, p_close boolean, p_through date, p_reason text) TO invoice_operator;
 
 
 --

@@ -29,7 +29,8 @@
 -- no such batch; IV305 the batch is not published; IV306 a later
 -- publication of the source must be reverted first (the message names it);
 -- IV219 a batch of the source is written and not yet published (it
--- publishes first).
+-- publishes first); IV310 the batch's versions, or those it superseded,
+-- are dated in the source's closed period (ingest.source.locked_through).
 create or replace function ingest.revert_batch(p_batch_id bigint, p_reason text)
 returns table (action_id bigint, batch_id bigint, reverted_versions integer,
                restored_versions integer, watermark date,
@@ -49,6 +50,7 @@ declare
   v_mark     ingest.source_watermark;
   v_prev     record;
   v_counts   jsonb;
+  v_locked   date;
 begin
   perform ingest.require_operator('revert');
   if p_reason is null or pg_catalog.btrim(p_reason) = '' then
@@ -57,6 +59,20 @@ begin
             hint    = 'Say why in --reason; it is kept in ingest.operator_action.';
   end if;
   v_batch := ingest.lock_batch_for_publication(p_batch_id);
+  -- A closed period stays as it is: a revert that would take away or bring
+  -- back a version dated in it waits until an operator reopens it.
+  select s.locked_through into v_locked from ingest.source as s where s.source = v_batch.source;
+  if v_batch.state = 'published' and v_locked is not null
+     and (exists (select from core.invoice_version as iv
+                  where iv.batch_id = p_batch_id and iv.invoice_date <= v_locked)
+          or exists (select from core.invoice_version as iv
+                     where iv.superseded_by_batch_id = p_batch_id and iv.invoice_date <= v_locked)) then
+    raise exception 'batch % changes invoices dated on or before %, the end of source %''s closed period',
+                    p_batch_id, v_locked, v_batch.source
+      using errcode = 'IV310',
+            hint    = 'An operator reopens the period first: invoice-loader period reopen --source '
+                      || v_batch.source || ' --reason TEXT.';
+  end if;
   if v_batch.state <> 'published' then
     raise exception 'batch % is %; only a published batch can be reverted', p_batch_id, v_batch.state
       using errcode = 'IV305',

@@ -11,7 +11,8 @@
 --               validated batch waits for, or of the batch itself when it
 --               may publish or is written and not yet published, a
 --               corrected file for a reverted one);
---   sources     per source: the watermark date and its age, when the next
+--   sources     per source: the watermark date and its age, the last date
+--               of its closed period (locked_through), when the next
 --               business date is due (next_deadline_at, Unix seconds), batches by
 --               state, the last finished load's duration and records, and
 --               pending and in-doubt notifications (the Prometheus metrics);
@@ -112,6 +113,9 @@ as $$
         select jsonb_agg(jsonb_build_object(
                  'source', s.source,
                  'watermark_date', w.business_date,
+                 -- the last date of the source's closed period (period close)
+                 'locked_through', (select o.locked_through from ingest.source_overview as o
+                                    where o.source = s.source),
                  'watermark_age_seconds',
                    round(extract(epoch from now() - ((w.business_date + 1)::timestamp at time zone 'UTC'))),
                  -- when the next business date (the watermark's next, or

@@ -128,6 +128,14 @@ begin
     v_conflicts := ingest.reject_revision_conflicts(p_batch_id, v_batch.source,
                                                     v_batch.distinct_keys = v_batch.staged_count);
   end if;
+  -- A closed period (period close): its records are rejected like the
+  -- conflicts, and the policy decides the same way.  Read under the
+  -- publication lock, which a close takes too, so a period closed after
+  -- validation counts.
+  if v_source.locked_through is not null then
+    v_conflicts := v_conflicts
+                   + ingest.reject_closed_period(p_batch_id, v_source.locked_through);
+  end if;
   if v_conflicts > 0 then
     v_rejected := ingest.rejected_records(p_batch_id);
     update ingest.batch as b

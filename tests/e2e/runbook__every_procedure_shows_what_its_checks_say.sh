@@ -302,6 +302,33 @@ expect_eq "in doubt: settled" dispatched \
 expect_eq "in doubt: the others untouched" 0 \
   "$(q "select count(*) from ingest.notification where state <> 'pending' and notification_id <> $NOTIFICATION")"
 
+# 9. A late amendment of an invoice in a closed period; the operator
+#    reopens, replays, the loader loads, the operator closes again.
+start closed
+loader_as "$alice" load --source "$SOURCE" --business-date 2026-11-28 \
+  --input "$(files "$SOURCE" "$WORK/9a" 2026-11-28)"
+expect_rc 0
+export CLOSED_THROUGH=2026-11-27
+loader_as "$bob" period close --source "$SOURCE" --through "$CLOSED_THROUGH" --reason "November closed"
+expect_rc 0
+DATE=2026-11-29 INPUT=$WORK/9b/amended.csv
+mkdir -p "$WORK/9b"
+{ head -n 1 "$WORK/9a/acme-erp_2026-11-28.csv"
+  sed -n 2p "$WORK/9a/acme-erp_2026-11-28.csv" | awk -F, 'BEGIN { OFS = "," } { $2 = 1; $12 = "amended"; print }'
+} >"$INPUT"
+manifest "$INPUT" "$SOURCE" "$DATE" 1 "$(sed -n 2p "$INPUT" | cut -d, -f11)"
+loader_as "$alice" load --source "$SOURCE" --business-date "$DATE" --input "$INPUT"
+expect_rc 65
+expect_output_has "period.closed"
+BATCH=$(batch_of "$SOURCE" "$DATE")
+procedure closed-period-reopen
+expect_eq "closed: the amendment is current" "1 amended" \
+  "$(q "select revision || ' ' || description from reporting.invoice
+        where source = '$SOURCE' and invoice_number = 'ACME-20261128-001'")"
+expect_eq "closed: closed again" "$CLOSED_THROUGH" \
+  "$(q "select locked_through from ingest.source where source = '$SOURCE'")"
+expect_eq "closed: watermark" "$DATE" "$(watermark_of "$SOURCE")"
+
 # Reading status, as the conventions show it: the replay of wrong-b, with
 # the attempt and run that used it.
 script=$(awk '/^## Conventions/ { c = 1 } c && /^## 1\./ { exit }

@@ -16,6 +16,8 @@ std::vector<CommandSpec> const &command_table()
     status_command(),
     replay_command(),
     revert_command(),
+    period_close_command(),
+    period_reopen_command(),
     notify_command(),
     notify_resolve_command(),
     schedule_install_command(),

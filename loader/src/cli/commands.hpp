@@ -12,6 +12,8 @@ CommandSpec catch_up_command();
 CommandSpec status_command();
 CommandSpec replay_command();
 CommandSpec revert_command();
+CommandSpec period_close_command();
+CommandSpec period_reopen_command();
 CommandSpec notify_command();
 CommandSpec notify_resolve_command();
 CommandSpec schedule_install_command();

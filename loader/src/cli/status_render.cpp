@@ -355,7 +355,16 @@ std::string render_status_text(std::string const &report_json)
            {"attempts", "attempts"},
            {"last_error", "last_error", true}});
   if (not r.contains("events") or r["events"].is_null())
+  {
+    std::string closed;
+    for (json const &src : r.value("sources", json::array()))
+      if (src.contains("locked_through") and src["locked_through"].is_string())
+        closed += "  " + printable(src.value("source", std::string{})) +
+                  ": closed through " +
+                  printable(src["locked_through"].get<std::string>()) + "\n";
+    if (not closed.empty()) out += "\nClosed periods\n" + closed;
     out += "\n" + sweep_line(r.value("sweep", json{}));
+  }
   json const actions = r.value("next_actions", json::array());
   if (not actions.empty())
   {

@@ -117,4 +117,30 @@ Reverted revert_batch(Database &db, std::int64_t batch_id,
     rethrow_classified("revert of batch " + std::to_string(batch_id));
   }
 }
+
+PeriodLock set_period_lock(Database &db, std::string const &source, bool close,
+                           std::optional<std::string> const &through,
+                           std::string const &reason)
+{
+  try
+  {
+    pqxx::work tx{db.cx()};
+    pqxx::row const r{tx.exec_params1(
+      "select action_id, locked_before::text, locked_now::text "
+      "from ingest.set_period_lock($1, $2, $3::date, $4)",
+      source, close, through ? through->c_str() : nullptr, reason)};
+    failpoint("before_period_commit");
+    tx.commit();
+    PeriodLock out;
+    if (not r[0].is_null()) out.action_id = r[0].as<std::int64_t>();
+    out.before = opt_of(r[1]);
+    out.now = opt_of(r[2]);
+    return out;
+  }
+  catch (...)
+  {
+    rethrow_classified(std::string{close ? "period close" : "period reopen"} +
+                       " of source " + source);
+  }
+}
 } // namespace loader::db

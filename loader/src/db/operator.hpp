@@ -71,4 +71,20 @@ struct Reverted
 /// publication must be reverted first).
 Reverted revert_batch(Database &db, std::int64_t batch_id,
                       std::string const &reason);
+
+/// What ingest.set_period_lock did: the action (none when nothing changed)
+/// and the lock date before and after (none: no closed period).
+struct PeriodLock
+{
+  std::optional<std::int64_t> action_id;
+  std::optional<std::string> before;
+  std::optional<std::string> now;
+};
+
+/// ingest.set_period_lock (operator): close the source's period through
+/// `through` (close), or reopen it back to `through` (none: entirely).
+/// IV301 unknown source, IV309 the wrong direction, IV307 no reason.
+PeriodLock set_period_lock(Database &db, std::string const &source, bool close,
+                           std::optional<std::string> const &through,
+                           std::string const &reason);
 } // namespace loader::db

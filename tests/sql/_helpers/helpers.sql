@@ -526,3 +526,32 @@ as $$
                tests.line('INV-LATE', p_revision => '1', p_customer_id => 'CUST-LATE')]
          || (tests.seed_lines(3))[3:3]
 $$;
+
+-- ingest.set_period_lock as an operator calls it: close through p_through.
+create function tests.close_period(p_source text, p_through date,
+                                   p_reason text default 'month closed')
+returns void
+language plpgsql
+as $$
+declare
+  v_prev text := pg_catalog.current_setting('role');
+begin
+  perform pg_catalog.set_config('role', 'invoice_operator', true);
+  perform from ingest.set_period_lock(p_source, true, p_through, p_reason);
+  perform pg_catalog.set_config('role', v_prev, true);
+end;
+$$;
+
+-- The same, reopening the period entirely.
+create function tests.reopen_period(p_source text, p_reason text default 'adjustments')
+returns void
+language plpgsql
+as $$
+declare
+  v_prev text := pg_catalog.current_setting('role');
+begin
+  perform pg_catalog.set_config('role', 'invoice_operator', true);
+  perform from ingest.set_period_lock(p_source, false, null, p_reason);
+  perform pg_catalog.set_config('role', v_prev, true);
+end;
+$$;
