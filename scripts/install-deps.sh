@@ -9,7 +9,8 @@
 # postgresql-server-dev-15 (libpq.a's helper archives, of the same release
 # as libpq-dev: both are named, so apt takes one release of each), the
 # OpenSSL, GSSAPI and LDAP headers (libssl-dev, libkrb5-dev, libldap-dev);
-# curl(1), openssl(1) and python3 (the transport tests' loopback
+# zlib and libzstd (compressed deliveries); zstd(1) (the tests compress
+# their fixtures with it); curl(1), openssl(1) and python3 (the transport tests' loopback
 # servers, tests/tools/README.md), python3-paramiko (the loopback SFTP
 # server of the sftp:// test; a library, no SSH service), locales (the connection tests make a
 # German server locale); for the benchmarks (bench/run.py, behind
@@ -62,8 +63,11 @@ packages=(
   libtap-parser-sourcehandler-pgtap-perl
   libcurl4-openssl-dev
   nettle-dev
+  zlib1g-dev
+  libzstd-dev
   ca-certificates
   curl
+  zstd
   openssl
   python3
   python3-paramiko

@@ -4,11 +4,14 @@
 -- published (the sweep writes deadline_missed past it); p_retention_days:
 -- days until the sweep deletes the staging rows of a finished batch
 -- (default 30); p_max_input_bytes: the largest input a load of the source
--- accepts (1 byte to 1 PiB; NULL keeps the loader's own limit).
+-- accepts (1 byte to 1 PiB; NULL keeps the loader's own limit);
+-- p_max_decompressed_bytes: the largest decompressed size of a gzip or zstd
+-- input (1 byte to 1 PiB; NULL keeps the default, 20 times the delivered
+-- size or 10 GiB, whichever is smaller).
 -- Operator entry point; records session_user.
 -- Errors: IV302 invalid option value (name, policy, share, retention, a
 -- feed URL template without {date} or with another brace, an input limit
--- out of range).
+-- or decompressed-size limit out of range).
 create or replace function ingest.add_source(
   p_source                text,
   p_policy                text default null,
@@ -18,7 +21,8 @@ create or replace function ingest.add_source(
   p_allow_unknown_columns boolean default null,
   p_deadline              time default null,
   p_retention_days        integer default null,
-  p_max_input_bytes       bigint default null)
+  p_max_input_bytes       bigint default null,
+  p_max_decompressed_bytes bigint default null)
 returns ingest.source
 language plpgsql
 security definer
@@ -63,6 +67,14 @@ begin
       using errcode = 'IV302', detail = 'The input limit is a whole number of bytes from 1 to 2^50.';
   end if;
 
+  if p_max_decompressed_bytes is not null
+     and (p_max_decompressed_bytes < 1 or p_max_decompressed_bytes > 1125899906842624) then
+    raise exception 'invalid decompressed-size limit of % bytes for source %',
+                    p_max_decompressed_bytes, p_source
+      using errcode = 'IV302',
+            detail  = 'The decompressed-size limit is a whole number of bytes from 1 to 2^50.';
+  end if;
+
   if p_max_rejected_share is not null
      and coalesce(p_policy, (select s.policy from ingest.source as s where s.source = p_source),
                   'all-or-nothing') <> 'partial' then
@@ -74,12 +86,13 @@ begin
 
   insert into ingest.source as s (source, policy, max_rejected_share, start_date, feed_url,
                                   allow_unknown_columns, deadline, retention_days,
-                                  max_input_bytes)
+                                  max_input_bytes, max_decompressed_bytes)
   values (p_source, coalesce(p_policy, 'all-or-nothing'),
           case when coalesce(p_policy, 'all-or-nothing') = 'partial'
                then coalesce(p_max_rejected_share, 0) end,
           p_start_date, p_feed_url, coalesce(p_allow_unknown_columns, false),
-          p_deadline, coalesce(p_retention_days, 30), p_max_input_bytes)
+          p_deadline, coalesce(p_retention_days, 30), p_max_input_bytes,
+          p_max_decompressed_bytes)
   on conflict (source) do update
      set policy = coalesce(p_policy, s.policy),
          max_rejected_share = case when coalesce(p_policy, s.policy) = 'partial'
@@ -90,13 +103,14 @@ begin
          deadline = coalesce(p_deadline, s.deadline),
          retention_days = coalesce(p_retention_days, s.retention_days),
          max_input_bytes = coalesce(p_max_input_bytes, s.max_input_bytes),
+         max_decompressed_bytes = coalesce(p_max_decompressed_bytes, s.max_decompressed_bytes),
          updated_at = now(),
          updated_by = session_user
   returning * into v_row;
   return v_row;
 end;
 $$;
-comment on function ingest.add_source(text, text, numeric, date, text, boolean, time, integer, bigint) is
+comment on function ingest.add_source(text, text, numeric, date, text, boolean, time, integer, bigint, bigint) is
   E'Register or update a source (operator).\nErrors: IV302 invalid option value.';
-revoke all on function ingest.add_source(text, text, numeric, date, text, boolean, time, integer, bigint) from public;
-grant execute on function ingest.add_source(text, text, numeric, date, text, boolean, time, integer, bigint) to invoice_operator;
+revoke all on function ingest.add_source(text, text, numeric, date, text, boolean, time, integer, bigint, bigint) from public;
+grant execute on function ingest.add_source(text, text, numeric, date, text, boolean, time, integer, bigint, bigint) to invoice_operator;

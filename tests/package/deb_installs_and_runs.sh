@@ -4,7 +4,8 @@
 # names the package's version, --help the commands), the man page renders
 # with man -l and documents the commands and the exit codes, the control
 # file's Depends (from dpkg-shlibdeps) names the distribution's shared
-# libraries the binary links (libpq5, libcurl4, libpqxx, Boost, Nettle),
+# libraries the binary links (libpq5, libcurl4, libpqxx, Boost, Nettle,
+# zlib, libzstd),
 # `ldd` of the unpacked binary finds libpq.so.5 and libcurl.so.4 in the
 # distribution's packages (libpq5, libcurl4), and the bash completion,
 # docs, systemd units (/lib/systemd/system), the sysusers.d and tmpfiles.d
@@ -44,7 +45,7 @@ echo "# Depends: $depends"
 # dpkg-shlibdeps writes each as "name (>= version)", the version from the
 # symbols the binary uses (none for a library without a symbols file)
 for lib in libpq5 libcurl4 'libpqxx-6\.4' 'libboost-program-options1\.74\.0' \
-           libnettle8 'libstdc\+\+6'; do
+           libnettle8 zlib1g libzstd1 'libstdc\+\+6'; do
   check "Depends lists ${lib//\\/} (linked shared)" \
     has "$work/depends" "(^|, )${lib}( \(>= [^)]+\))?(,|\$)"
 done

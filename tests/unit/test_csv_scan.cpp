@@ -929,4 +929,6 @@ TEST_CASE("csv_scan: each problem has its stable rule code",
   CHECK(rule_of(CsvProblem::record_too_long) == "csv.record_too_long");
   CHECK(rule_of(CsvProblem::header_empty_name) == "header.empty_name");
   CHECK(rule_of(CsvProblem::blank_line) == "csv.blank_line");
+  CHECK(rule_of(CsvProblem::compression) == "file.compression");
+  CHECK(rule_of(CsvProblem::decompressed_size) == "file.decompressed_size");
 }

@@ -1,7 +1,8 @@
 // sql/ERRCODES.md is executable: every SQLSTATE row's "kind (exit)" column
 // is what core/errors.cpp classifies the code as, and what main() exits
 // with.  A code added to the SQL without its row, or a row whose kind the
-// classifier disagrees with, fails here.
+// classifier disagrees with, fails here.  So does a file rule the loader's
+// pass 1 can report without its row in the rejection-rule table.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include <string>
 
 #include "core/errors.hpp"
+#include "io/csv_scan.hpp"
 
 using loader::classify_sqlstate;
 using loader::ErrorKind;
@@ -98,4 +100,52 @@ TEST_CASE("errcodes: every SQLSTATE the SQL raises is registered",
     }
   }
   CHECK(seen.size() >= 10);
+}
+
+namespace
+{
+/// The rule codes of the "Rejection rules" table (a row may list several,
+/// comma-separated), with the row's level ("file", "retired", ...).
+std::map<std::string, std::string> rejection_rules()
+{
+  std::ifstream in{REPO_DIR "/sql/ERRCODES.md"};
+  REQUIRE(in);
+  std::regex const row{R"(^\|\s*([a-z_.,\s]+?)\s*\|\s*([a-z]+)\s*\|)"};
+  std::regex const code{R"([a-z_]+\.[a-z_]+)"};
+  std::map<std::string, std::string> rules;
+  bool in_table = false;
+  std::string text;
+  while (std::getline(in, text))
+  {
+    if (text.rfind("# ", 0) == 0) in_table = text == "# Rejection rules";
+    std::smatch m;
+    if (not in_table or not std::regex_search(text, m, row)) continue;
+    std::string const names{m[1]};
+    for (std::sregex_iterator c{names.begin(), names.end(), code}, end;
+         c != end; ++c)
+      rules[c->str()] = m[2];
+  }
+  return rules;
+}
+} // namespace
+
+TEST_CASE("errcodes: every file rule of pass 1 is a registered rejection "
+          "rule",
+          "[unit][errcodes]")
+{
+  using loader::io::CsvProblem;
+  auto const rules = rejection_rules();
+  REQUIRE(rules.size() >= 20);
+  for (CsvProblem p : {CsvProblem::empty_file, CsvProblem::nul_byte,
+                       CsvProblem::invalid_utf8, CsvProblem::quoting,
+                       CsvProblem::line_endings, CsvProblem::column_count,
+                       CsvProblem::end_marker, CsvProblem::record_too_long,
+                       CsvProblem::header_empty_name, CsvProblem::blank_line,
+                       CsvProblem::compression, CsvProblem::decompressed_size})
+  {
+    std::string const rule{loader::io::rule_of(p)};
+    INFO(rule);
+    REQUIRE(rules.count(rule) == 1);
+    CHECK(rules.at(rule) == "file");
+  }
 }

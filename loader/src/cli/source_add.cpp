@@ -57,6 +57,11 @@ po::options_description options()
     "(1 to 2^50; default: the loader's --max-input-bytes); a larger one is "
     "stopped at the limit and nothing is registered. A --max-input-bytes "
     "given to load or catch-up wins")(
+    "max-decompressed-bytes", po::value<std::string>()->value_name("BYTES"),
+    "the largest size a gzip or zstd input of this source may decompress "
+    "to (1 to 2^50; default: 20 times the delivered size or 10 GiB, "
+    "whichever is smaller); a larger one is stopped at the limit and "
+    "quarantined (file.decompressed_size)")(
     "allow-unknown-columns", po::bool_switch(),
     "ignore columns the contract does not know instead of quarantining "
     "the batch");
@@ -110,6 +115,9 @@ Bound bind(po::variables_map const &vm)
     out.retention_days = static_cast<int>(*n);
   if (auto const n = bounded(vm, "max-input-bytes", 1, std::int64_t{1} << 50))
     out.max_input_bytes = *n;
+  if (auto const n = bounded(vm, "max-decompressed-bytes", 1,
+                             std::int64_t{1} << 50))
+    out.max_decompressed_bytes = *n;
   // Left out: the stored value stays (a new source does not allow them).
   if (flag(vm, "allow-unknown-columns")) out.allow_unknown_columns = true;
   return {out, [out](GlobalOptions const &g, Logger const &) {

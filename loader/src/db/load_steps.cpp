@@ -108,9 +108,15 @@ SourceConfig LoadSteps::get_source(std::string const &source)
       "select s.source, s.allow_unknown_columns, s.require_control_totals, "
       "s.feed_url, s.start_date::text, "
       "(select w.business_date::text from ingest.watermark as w "
-      " where w.source = s.source), s.retention_days, s.max_input_bytes "
+      " where w.source = s.source), s.retention_days, s.max_input_bytes, "
+      "s.max_decompressed_bytes "
       "from ingest.get_source($1) as s",
       source)};
+    auto const bytes = [&r](int i) {
+      return r[i].is_null()
+               ? std::nullopt
+               : std::optional<std::uint64_t>{r[i].as<std::uint64_t>()};
+    };
     auto const text = [&r](int i) {
       return r[i].is_null() ? std::nullopt
                             : std::optional<std::string>{r[i].c_str()};
@@ -122,9 +128,8 @@ SourceConfig LoadSteps::get_source(std::string const &source)
             text(4),
             text(5),
             r[6].as<int>(),
-            r[7].is_null()
-              ? std::nullopt
-              : std::optional<std::uint64_t>{r[7].as<std::uint64_t>()}};
+            bytes(7),
+            bytes(8)};
   }
   catch (...)
   {

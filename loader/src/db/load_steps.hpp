@@ -28,6 +28,8 @@ struct SourceConfig
   int retention_days = 30;
   /// source add --max-input-bytes; nullopt: the loader's limit.
   std::optional<std::uint64_t> max_input_bytes;
+  /// source add --max-decompressed-bytes; nullopt: the default.
+  std::optional<std::uint64_t> max_decompressed_bytes;
 };
 
 /// A file-level problem the loader found (record_no 0 = the file/header).

@@ -33,18 +33,25 @@ StoredSource add_source(Database &db, SourceSettings const &s)
       s.retention_days
         ? std::optional<std::string>{std::to_string(*s.retention_days)}
         : std::nullopt};
-    std::optional<std::string> const limit{
-      s.max_input_bytes
-        ? std::optional<std::string>{std::to_string(*s.max_input_bytes)}
-        : std::nullopt};
+    auto const text = [](std::optional<std::int64_t> const &v) {
+      return v ? std::optional<std::string>{std::to_string(*v)} : std::nullopt;
+    };
+    std::optional<std::string> const limit{text(s.max_input_bytes)};
+    std::optional<std::string> const unpacked{text(s.max_decompressed_bytes)};
     pqxx::row const r{tx.exec_params1(
       "select source, policy, max_rejected_share::text, start_date::text, "
       "feed_url, allow_unknown_columns, to_char(deadline, 'HH24:MI'), "
-      "retention_days, max_input_bytes "
+      "retention_days, max_input_bytes, max_decompressed_bytes "
       "from ingest.add_source($1, $2, $3::numeric, $4::date, $5, $6::boolean, "
-      "$7::time, $8::integer, $9::bigint)",
+      "$7::time, $8::integer, $9::bigint, $10::bigint)",
       s.name, opt(s.policy), opt(s.max_rejected_share), opt(s.start_date),
-      opt(s.feed_url), allow, opt(s.deadline), opt(retention), opt(limit))};
+      opt(s.feed_url), allow, opt(s.deadline), opt(retention), opt(limit),
+      opt(unpacked))};
+    auto const number = [&r](int i) {
+      return r[i].is_null()
+               ? std::nullopt
+               : std::optional<std::int64_t>{r[i].as<std::int64_t>()};
+    };
     tx.commit();
     return {r[0].as<std::string>(),
             r[1].as<std::string>(),
@@ -54,9 +61,8 @@ StoredSource add_source(Database &db, SourceSettings const &s)
             r[5].as<bool>(),
             opt_of(r[6]),
             r[7].as<int>(),
-            r[8].is_null()
-              ? std::nullopt
-              : std::optional<std::int64_t>{r[8].as<std::int64_t>()}};
+            number(8),
+            number(9)};
   }
   catch (...)
   {

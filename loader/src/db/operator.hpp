@@ -20,6 +20,8 @@ struct SourceSettings
   std::optional<std::string> deadline;         ///< HH:MM, UTC, on D+1
   std::optional<int> retention_days;           ///< staging kept, days
   std::optional<std::int64_t> max_input_bytes; ///< the source's input limit
+  /// The largest decompressed size of a compressed input.
+  std::optional<std::int64_t> max_decompressed_bytes;
 };
 
 /// The source as stored after `source add`; absent values are nullopt.
@@ -34,6 +36,8 @@ struct StoredSource
   std::optional<std::string> deadline;
   int retention_days = 30;
   std::optional<std::int64_t> max_input_bytes; ///< nullopt: the loader's
+  /// nullopt: the default (20 times the delivered size, at most 10 GiB).
+  std::optional<std::int64_t> max_decompressed_bytes;
 };
 
 /// ingest.add_source (operator): register or update a source.

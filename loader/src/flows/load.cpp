@@ -64,7 +64,16 @@ public:
   /// file; then a local manifest the run may wait for.
   void scan_input()
   {
-    m_scan = io::scan_file(m_in.path);
+    // A gzip or zstd file is bounded by its source's decompressed-size
+    // limit, so the source is read first; a plain file is scanned before
+    // the database hears of it.
+    std::optional<std::uint64_t> unpacked;
+    if (io::compression_of_file(m_in.path) != io::Compression::none)
+    {
+      read_source();
+      unpacked = m_source->max_decompressed_bytes;
+    }
+    m_scan = io::scan_file(m_in.path, unpacked);
     throw_if_interrupted("reading " + m_in.shown);
     if (m_spooled and m_scan.sha256 != m_spooled->sha256)
       // The spool is the user's own directory; a file there that no longer

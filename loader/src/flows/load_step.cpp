@@ -69,6 +69,7 @@ std::uint64_t write_records(Input const &in, io::FileScan const &scan,
   pass.bits = &bits;
   pass.currencies = &currencies;
   pass.business_date = ctx.business_date;
+  pass.max_decompressed_bytes = scan.max_decompressed_bytes;
 
   ProgressLine line{log, "COPY"};
   std::int64_t bytes = 0, records = 0;

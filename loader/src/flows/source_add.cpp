@@ -21,6 +21,10 @@ Result source_add(std::string const &dsn, SourceAddRequest const &request)
             std::to_string(s.retention_days) + " days, input limit " +
             (s.max_input_bytes ? std::to_string(*s.max_input_bytes) + " bytes"
                                : std::string{"the loader's"}) +
+            ", decompressed limit " +
+            (s.max_decompressed_bytes
+               ? std::to_string(*s.max_decompressed_bytes) + " bytes"
+               : std::string{"20 times the file, at most 10 GiB"}) +
             "\n"};
 }
 } // namespace loader::flows

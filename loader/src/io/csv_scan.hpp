@@ -24,6 +24,9 @@ enum class CsvProblem
   record_too_long,   ///< csv.record_too_long
   header_empty_name, ///< header.empty_name
   blank_line,        ///< csv.blank_line: a blank line before more data
+  // Found by the decompressing reader (io/decompress.hpp), not the scanner:
+  compression,       ///< file.compression: a corrupt or truncated stream
+  decompressed_size, ///< file.decompressed_size: past the size limit
 };
 
 std::string_view rule_of(CsvProblem p) noexcept;

@@ -64,6 +64,8 @@ std::string_view rule_of(CsvProblem p) noexcept
   case CsvProblem::record_too_long: return "csv.record_too_long";
   case CsvProblem::header_empty_name: return "header.empty_name";
   case CsvProblem::blank_line: return "csv.blank_line";
+  case CsvProblem::compression: return "file.compression";
+  case CsvProblem::decompressed_size: return "file.decompressed_size";
   }
   return "csv.unknown";
 }

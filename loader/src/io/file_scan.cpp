@@ -1,3 +1,6 @@
+// Both passes over an input file (scan_file, stream_file): one read of
+// bounded memory each, hashing the delivered bytes and scanning the CSV
+// they hold (decompressed first when they are gzip or zstd).
 #include "io/file_scan.hpp"
 
 #include <cerrno>
@@ -10,6 +13,7 @@
 #include <boost/locale/utf.hpp>
 
 #include "core/errors.hpp"
+#include "io/decompress.hpp"
 #include "io/sha256.hpp"
 
 namespace loader::io
@@ -47,33 +51,88 @@ File open_input(std::string const &path)
   return f;
 }
 
-/// Feed the whole file to sha and scanner, chunk by chunk.
-void read_all(std::FILE *f, std::string const &path, Sha256 &sha,
-              CsvScanner &scanner, std::uint64_t &size)
+/// The next chunk of f into buffer (read_chunk bytes unless at the end).
+std::size_t read_some(std::FILE *f, std::string const &path, char *buffer)
 {
-  std::unique_ptr<char[]> buffer{new char[read_chunk]};
+  std::size_t const n = std::fread(buffer, 1, read_chunk, f);
+  if (n < read_chunk and std::ferror(f))
+  {
+    int const err = errno;
+    throw LoaderError{classify_errno(err),
+                      "reading " + path + " failed: " + std::strerror(err)};
+  }
+  return n;
+}
+
+std::uint64_t size_of(std::FILE *f)
+{
+  struct stat st
+  {};
+  if (::fstat(::fileno(f), &st) != 0) return 0;
+  return static_cast<std::uint64_t>(st.st_size);
+}
+
+/// A compressed delivery: sha sees the delivered bytes, the scanner the
+/// decompressed ones.  A problem of the stream ends the scan with a file
+/// issue (the rest of the file is still hashed: the batch is named by all
+/// of its bytes).
+std::optional<CsvIssue> read_compressed(std::FILE *f, std::string const &path,
+                                        Compression format, char *buffer,
+                                        std::size_t n, Sha256 &sha,
+                                        CsvScanner &scanner,
+                                        std::uint64_t &size,
+                                        std::optional<std::uint64_t> limit)
+{
+  std::uint64_t const delivered = size_of(f);
+  Decompressor d{
+    format, limit ? *limit : default_decompressed_limit(delivered), delivered,
+    [&scanner](char const *p, std::size_t k) { scanner.feed(p, k); }};
   for (;;)
   {
-    std::size_t const n = std::fread(buffer.get(), 1, read_chunk, f);
+    sha.update(buffer, n);
+    size += n;
+    d.feed(buffer, n);
+    if (n < read_chunk) break;
+    n = read_some(f, path, buffer);
+  }
+  d.finish();
+  if (auto const &issue = d.issue())
+    return CsvIssue{issue->problem == DecompressProblem::too_large
+                      ? CsvProblem::decompressed_size
+                      : CsvProblem::compression,
+                    0, issue->detail};
+  scanner.finish();
+  return std::nullopt;
+}
+
+/// Feed the whole file to sha and scanner, chunk by chunk; a file that
+/// starts with the magic bytes of gzip or zstd is decompressed on the way
+/// to the scanner (read_compressed), any other file goes as it is.
+/// Returns a problem of the compressed stream, if any.
+std::optional<CsvIssue> read_all(std::FILE *f, std::string const &path,
+                                 Sha256 &sha, CsvScanner &scanner,
+                                 std::uint64_t &size,
+                                 std::optional<std::uint64_t> limit)
+{
+  std::unique_ptr<char[]> buffer{new char[read_chunk]};
+  std::size_t n = read_some(f, path, buffer.get());
+  if (Compression const format = compression_of({buffer.get(), n});
+      format != Compression::none)
+    return read_compressed(f, path, format, buffer.get(), n, sha, scanner,
+                           size, limit);
+  for (;;)
+  {
     if (n > 0)
     {
       sha.update(buffer.get(), n);
       scanner.feed(buffer.get(), n);
       size += n;
     }
-    if (n < read_chunk)
-    {
-      if (std::ferror(f))
-      {
-        int const err = errno;
-        throw LoaderError{classify_errno(err),
-                          "reading " + path +
-                            " failed: " + std::strerror(err)};
-      }
-      break;
-    }
+    if (n < read_chunk) break;
+    n = read_some(f, path, buffer.get());
   }
   scanner.finish();
+  return std::nullopt;
 }
 
 class HeaderSink final : public CsvSink
@@ -92,34 +151,54 @@ private:
 
 } // namespace
 
-FileScan scan_file(std::string const &path)
+FileScan scan_file(std::string const &path,
+                   std::optional<std::uint64_t> max_decompressed_bytes)
 {
   File f{open_input(path)};
   FileScan out;
   HeaderSink sink{out.header};
   CsvScanner scanner{sink};
   Sha256 sha;
-  read_all(f.get(), path, sha, scanner, out.size);
+  std::optional<CsvIssue> const stream_issue{
+    read_all(f.get(), path, sha, scanner, out.size, max_decompressed_bytes)};
   out.sha256 = sha.hex();
   out.had_bom = scanner.had_bom();
   out.records = scanner.records();
   out.trailing_blank_lines = scanner.trailing_blank_lines();
-  out.issue = scanner.issue();
+  // A broken stream outranks what the scanner made of its bytes.
+  out.issue = stream_issue ? stream_issue : scanner.issue();
+  out.max_decompressed_bytes = max_decompressed_bytes;
   return out;
 }
 
-StreamResult stream_file(std::string const &path, CsvSink &sink)
+StreamResult stream_file(std::string const &path, CsvSink &sink,
+                         std::optional<std::uint64_t> max_decompressed_bytes)
 {
   File f{open_input(path)};
   CsvScanner scanner{sink};
   Sha256 sha;
   std::uint64_t size = 0;
-  read_all(f.get(), path, sha, scanner, size);
+  std::optional<CsvIssue> const stream_issue{
+    read_all(f.get(), path, sha, scanner, size, max_decompressed_bytes)};
   StreamResult out;
   out.sha256 = sha.hex();
   out.records = scanner.records();
-  out.issue = scanner.issue();
+  out.issue = stream_issue ? stream_issue : scanner.issue();
   return out;
+}
+
+Compression compression_of_file(std::string const &path)
+{
+  // Only a regular file is opened: a FIFO would block here.
+  struct stat st
+  {};
+  if (::stat(path.c_str(), &st) != 0 or not S_ISREG(st.st_mode))
+    return Compression::none;
+  File f{std::fopen(path.c_str(), "rb")};
+  if (not f) return Compression::none;
+  char head[4];
+  std::size_t const n = std::fread(head, 1, sizeof head, f.get());
+  return compression_of({head, n});
 }
 
 std::string read_small_file(std::string const &path, std::size_t max_bytes)

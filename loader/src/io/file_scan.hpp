@@ -1,3 +1,6 @@
+// The two passes over an input file: pass 1 (scan_file) identifies and
+// checks it before the database hears of it, pass 2 (stream_file) feeds
+// the same bytes to the COPY pipeline and proves they did not change.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -5,25 +8,37 @@
 #include <vector>
 
 #include "io/csv_scan.hpp"
+#include "io/decompress.hpp"
 
 namespace loader::io
 {
 /// What the first pass over an input file found.
 struct FileScan
 {
-  std::string sha256; ///< of every byte, BOM included
-  std::uint64_t size = 0;
+  std::string sha256;     ///< of every delivered byte, BOM included
+  std::uint64_t size = 0; ///< delivered bytes (compressed, if it is)
   bool had_bom = false;
   std::uint64_t records = 0;              ///< data records (header excluded)
   std::uint64_t trailing_blank_lines = 0; ///< ignored, at the end
   std::vector<std::string> header;        ///< header names, if it was read
   std::optional<CsvIssue> issue;          ///< first structural problem
+  /// The decompressed-size limit pass 1 was given (nullopt: the default),
+  /// for pass 2 to read with the same.
+  std::optional<std::uint64_t> max_decompressed_bytes;
 };
 
 /// Pass 1: stream the file once (bounded memory): SHA-256, size, CSV
-/// structure.  Throws LoaderError no_input when the file is missing or not
-/// a regular file, transient when reading fails midway.
-FileScan scan_file(std::string const &path);
+/// structure.  A file that starts with the magic bytes of gzip (1f 8b) or
+/// zstd (28 b5 2f fd) is decompressed for the CSV scan, at most
+/// max_decompressed_bytes (nullopt: default_decompressed_limit of its
+/// size); SHA-256 and size stay those of the delivered bytes.  A corrupt
+/// or truncated stream is the issue file.compression, more bytes than the
+/// limit file.decompressed_size (record 0).  Throws LoaderError no_input
+/// when the file is missing or not a regular file, transient when reading
+/// fails midway.
+FileScan scan_file(
+  std::string const &path,
+  std::optional<std::uint64_t> max_decompressed_bytes = std::nullopt);
 
 /// Pass 2: stream the file again through sink (the header, then every
 /// data record, as pass 1 saw them if the file did not change).  Returns
@@ -36,7 +51,13 @@ struct StreamResult
   std::uint64_t records = 0;
   std::optional<CsvIssue> issue;
 };
-StreamResult stream_file(std::string const &path, CsvSink &sink);
+StreamResult stream_file(
+  std::string const &path, CsvSink &sink,
+  std::optional<std::uint64_t> max_decompressed_bytes = std::nullopt);
+
+/// The format the first bytes of the file at path announce (none when it
+/// cannot be read: scan_file then says why).
+Compression compression_of_file(std::string const &path);
 
 /// Read a small text file whole (a manifest); at most max_bytes, UTF-8
 /// without NUL bytes, else LoaderError data (naming the byte offset).

@@ -161,7 +161,7 @@ TypedResult stream_typed_rows(std::string const &path, TypedPass const &pass,
     try
     {
       TypedSink sink{pass, queue, chunk_bytes};
-      result.file = stream_file(path, sink);
+      result.file = stream_file(path, sink, pass.max_decompressed_bytes);
       sink.flush();
       result.sent = sink.sent;
       result.header_changed = sink.changed;

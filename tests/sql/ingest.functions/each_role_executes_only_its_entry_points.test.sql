@@ -14,7 +14,7 @@ select plan(138);
 
 with f(name, args, loader, operator) as (values
   ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'boolean', 'time without time zone',
-                       'integer', 'bigint'], false, true),
+                       'integer', 'bigint', 'bigint'], false, true),
   ('get_source', array['text'], true, true),
   ('begin_attempt', array['jsonb'], true, false),
   ('resume_attempt', array['bigint', 'text'], true, false),

@@ -17,7 +17,7 @@ select plan(46);
 select is_definer('ingest', f.name, f.args,
                   format('ingest.%s runs with its owner''s rights.', f.name))
 from (values ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'boolean',
-                                  'time without time zone', 'integer', 'bigint']),
+                                  'time without time zone', 'integer', 'bigint', 'bigint']),
              ('get_source', array['text']),
              ('begin_attempt', array['jsonb']),
              ('resume_attempt', array['bigint', 'text']),
