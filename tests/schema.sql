@@ -148,8 +148,10 @@ CREATE TABLE ingest.source (
     deadline time without time zone,
     retention_days integer DEFAULT 30 NOT NULL,
     max_input_bytes bigint,
+    max_decompressed_bytes bigint,
     locked_through date,
     CONSTRAINT source_check CHECK (((policy = 'partial'::text) = (max_rejected_share IS NOT NULL))),
+    CONSTRAINT source_max_decompressed_bytes_check CHECK (((max_decompressed_bytes >= 1) AND (max_decompressed_bytes <= '1125899906842624'::bigint))),
     CONSTRAINT source_max_input_bytes_check CHECK (((max_input_bytes >= 1) AND (max_input_bytes <= '1125899906842624'::bigint))),
     CONSTRAINT source_max_rejected_share_check CHECK (((max_rejected_share >= (0)::numeric) AND (max_rejected_share <= (1)::numeric))),
     CONSTRAINT source_policy_check CHECK ((policy = ANY (ARRAY['all-or-nothing'::text, 'partial'::text]))),
@@ -161,17 +163,17 @@ CREATE TABLE ingest.source (
 ALTER TABLE ingest.source OWNER TO invoice_owner;
 
 --
--- Name: add_source(text, text, numeric, date, text, boolean, time without time zone, integer, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+-- Name: add_source(text, text, numeric, date, text, boolean, time without time zone, integer, bigint, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
-CREATE FUNCTION ingest.add_source(p_source text, p_policy text DEFAULT NULL::text, p_max_rejected_share numeric DEFAULT NULL::numeric, p_start_date date DEFAULT NULL::date, p_feed_url text DEFAULT NULL::text, p_allow_unknown_columns boolean DEFAULT NULL::boolean, p_deadline time without time zone DEFAULT NULL::time without time zone, p_retention_days integer DEFAULT NULL::integer, p_max_input_bytes bigint DEFAULT NULL::bigint) RETURNS ingest.source
+CREATE FUNCTION ingest.add_source(p_source text, p_policy text DEFAULT NULL::text, p_max_rejected_share numeric DEFAULT NULL::numeric, p_start_date date DEFAULT NULL::date, p_feed_url text DEFAULT NULL::text, p_allow_unknown_columns boolean DEFAULT NULL::boolean, p_deadline time without time zone DEFAULT NULL::time without time zone, p_retention_days integer DEFAULT NULL::integer, p_max_input_bytes bigint DEFAULT NULL::bigint, p_max_decompressed_bytes bigint DEFAULT NULL::bigint) RETURNS ingest.source
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS <body in sql/>
 ;
 
 
-ALTER FUNCTION ingest.add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean, p_deadline time without time zone, p_retention_days integer, p_max_input_bytes bigint) OWNER TO invoice_owner;
+ALTER FUNCTION ingest.add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean, p_deadline time without time zone, p_retention_days integer, p_max_input_bytes bigint, p_max_decompressed_bytes bigint) OWNER TO invoice_owner;
 
 --
 -- Name: analyze_staging(text, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -2935,11 +2937,11 @@ REVOKE ALL ON FUNCTION ingest.add_by_currency(p_a jsonb, p_b jsonb) FROM PUBLIC;
 
 
 --
--- Name: FUNCTION add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean, p_deadline time without time zone, p_retention_days integer, p_max_input_bytes bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+-- Name: FUNCTION add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean, p_deadline time without time zone, p_retention_days integer, p_max_input_bytes bigint, p_max_decompressed_bytes bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
-REVOKE ALL ON FUNCTION ingest.add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean, p_deadline time without time zone, p_retention_days integer, p_max_input_bytes bigint) FROM PUBLIC;
-GRANT ALL ON FUNCTION ingest.add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean, p_deadline time without time zone, p_retention_days integer, p_max_input_bytes bigint) TO invoice_operator;
+REVOKE ALL ON FUNCTION ingest.add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean, p_deadline time without time zone, p_retention_days integer, p_max_input_bytes bigint, p_max_decompressed_bytes bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.add_source(p_source text, p_policy text, p_max_rejected_share numeric, p_start_date date, p_feed_url text, p_allow_unknown_columns boolean, p_deadline time without time zone, p_retention_days integer, p_max_input_bytes bigint, p_max_decompressed_bytes bigint) TO invoice_operator;
 
 
 --
