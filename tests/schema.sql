@@ -1004,6 +1004,19 @@ CREATE FUNCTION ingest.revert_batch(p_batch_id bigint, p_reason text) RETURNS TA
 ALTER FUNCTION ingest.revert_batch(p_batch_id bigint, p_reason text) OWNER TO invoice_owner;
 
 --
+-- Name: revert_to_date(text, date, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.revert_to_date(p_source text, p_date date, p_reason text) RETURNS TABLE(action_id bigint, batch_id bigint, business_date date, reverted_versions integer, restored_versions integer, watermark date)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.revert_to_date(p_source text, p_date date, p_reason text) OWNER TO invoice_owner;
+
+--
 -- Name: revision_conflicts(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -3367,6 +3380,14 @@ GRANT ALL ON FUNCTION ingest.resume_attempt(p_attempt_id bigint, p_xid text) TO 
 
 REVOKE ALL ON FUNCTION ingest.revert_batch(p_batch_id bigint, p_reason text) FROM PUBLIC;
 GRANT ALL ON FUNCTION ingest.revert_batch(p_batch_id bigint, p_reason text) TO invoice_operator;
+
+
+--
+-- Name: FUNCTION revert_to_date(p_source text, p_date date, p_reason text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.revert_to_date(p_source text, p_date date, p_reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.revert_to_date(p_source text, p_date date, p_reason text) TO invoice_operator;
 
 
 --

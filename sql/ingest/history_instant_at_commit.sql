@@ -6,7 +6,11 @@
 -- after everything the transaction did, whatever called ingest.publish_batch
 -- or ingest.revert_batch.  (Between this reading and the commit becoming
 -- visible, the flush of the commit record, a new snapshot may still miss
--- the change: docs/reference/database.md.)
+-- the change: docs/reference/database.md.)  Every row of one transaction
+-- gets the same instant, the clock at the first firing (kept in a
+-- transaction-local setting): an undo of several publications in one
+-- transaction (ingest.revert_to_date) is one instant in history too, never
+-- a moment between its reverts.
 -- Trigger function (deferred constraint trigger, AFTER INSERT, per row).
 -- Errors: none.
 create or replace function ingest.history_instant_at_commit()
@@ -15,8 +19,15 @@ language plpgsql
 security definer
 set search_path = ''
 as $$
+declare
+  v_at timestamptz := nullif(pg_catalog.current_setting('ingest.history_commit_at', true), '')
+                        ::timestamptz;
 begin
-  update ingest.history_instant as h set at = pg_catalog.clock_timestamp()
+  if v_at is null then
+    v_at := pg_catalog.clock_timestamp();
+    perform pg_catalog.set_config('ingest.history_commit_at', v_at::text, true);
+  end if;
+  update ingest.history_instant as h set at = v_at
    where h.source = new.source and h.stamp = new.stamp;
   return null;
 end;

@@ -329,6 +329,22 @@ expect_eq "closed: closed again" "$CLOSED_THROUGH" \
   "$(q "select locked_through from ingest.source where source = '$SOURCE'")"
 expect_eq "closed: watermark" "$DATE" "$(watermark_of "$SOURCE")"
 
+# 10. Three nights published, the last two wrong: undone to the first.
+start undo
+for d in 2026-11-28 2026-11-29 2026-11-30; do
+  loader_as "$alice" load --source "$SOURCE" --business-date "$d" \
+    --input "$(files "$SOURCE" "$WORK/10-$d" "$d")"
+  expect_rc 0
+done
+DATE=2026-11-28
+procedure undo-to-date
+expect_eq "undo: the first night alone" "20 4200.00" "$(shown "$SOURCE")"
+expect_eq "undo: two reverts" 2 \
+  "$(q "select count(*) from ingest.operator_action as o join ingest.batch as b using (batch_id)
+        where b.source = '$SOURCE' and o.action = 'revert'")"
+BATCH=$(q "select batch_id from ingest.batch where source = 'closed' and state = 'published'
+           order by batch_id desc limit 1")
+
 # Reading status, as the conventions show it: the replay of wrong-b, with
 # the attempt and run that used it.
 script=$(awk '/^## Conventions/ { c = 1 } c && /^## 1\./ { exit }

@@ -149,4 +149,39 @@ PeriodLock set_period_lock(Database &db, std::string const &source, bool close,
                        " of source " + source);
   }
 }
+
+std::vector<RevertedToDate> revert_to_date(Database &db,
+                                           std::string const &source,
+                                           std::string const &date,
+                                           std::string const &reason)
+{
+  try
+  {
+    pqxx::work tx{db.cx()};
+    pqxx::result const rows{tx.exec_params(
+      "select action_id, batch_id, business_date::text, reverted_versions, "
+      "restored_versions, watermark::text "
+      "from ingest.revert_to_date($1, $2::date, $3)",
+      source, date, reason)};
+    failpoint("before_revert_commit");
+    tx.commit();
+    std::vector<RevertedToDate> out;
+    for (pqxx::row const &r : rows)
+    {
+      RevertedToDate one;
+      one.action_id = r[0].as<std::int64_t>();
+      one.batch_id = r[1].as<std::int64_t>();
+      one.business_date = r[2].as<std::string>();
+      one.reverted_versions = r[3].as<long>();
+      one.restored_versions = r[4].as<long>();
+      one.watermark = opt_of(r[5]);
+      out.push_back(one);
+    }
+    return out;
+  }
+  catch (...)
+  {
+    rethrow_classified("revert of source " + source + " to " + date);
+  }
+}
 } // namespace loader::db

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "db/database.hpp"
 
@@ -91,4 +92,22 @@ struct PeriodLock
 PeriodLock set_period_lock(Database &db, std::string const &source, bool close,
                            std::optional<std::string> const &through,
                            std::string const &reason);
+
+/// One batch ingest.revert_to_date undid.
+struct RevertedToDate
+{
+  std::int64_t action_id = 0;
+  std::int64_t batch_id = 0;
+  std::string business_date;
+  long reverted_versions = 0;
+  long restored_versions = 0;
+  std::optional<std::string> watermark; ///< after this batch's revert
+};
+
+/// ingest.revert_to_date (operator): every publication of the source after
+/// the date, newest first, in one transaction; errors as revert_batch.
+std::vector<RevertedToDate> revert_to_date(Database &db,
+                                           std::string const &source,
+                                           std::string const &date,
+                                           std::string const &reason);
 } // namespace loader::db

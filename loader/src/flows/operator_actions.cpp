@@ -1,5 +1,8 @@
 #include "flows/operator_actions.hpp"
 
+#include <vector>
+
+#include "core/printable.hpp"
 #include "db/operator.hpp"
 
 namespace loader::flows
@@ -46,5 +49,28 @@ Result revert(std::string const &dsn, OperatorActionRequest const &rq)
             " earlier version(s) are current again; watermark now " +
             r.watermark.value_or("none") + "; it supersedes " +
             superseded(r.superseded_attempt_no, r.superseded_run_id) + ".\n"};
+}
+
+Result revert_to_date(std::string const &dsn, RevertToDateRequest const &rq)
+{
+  db::Database database{dsn};
+  std::vector<db::RevertedToDate> const rows{
+    db::revert_to_date(database, rq.source, rq.to_date, rq.reason)};
+  std::string const source{printable(rq.source)};
+  if (rows.empty())
+    return {Outcome::done, "nothing of source " + source +
+                             " is published after " + rq.to_date +
+                             "; nothing changed\n"};
+  std::string out{"source " + source + " undone to " + rq.to_date + ": " +
+                  std::to_string(rows.size()) +
+                  " publication(s) reverted in one transaction\n"};
+  for (db::RevertedToDate const &r : rows)
+    out += "  batch " + std::to_string(r.batch_id) + " (" + r.business_date +
+           ", operator action " + std::to_string(r.action_id) +
+           "): " + std::to_string(r.reverted_versions) + " version(s) left, " +
+           std::to_string(r.restored_versions) +
+           " earlier version(s) current again\n";
+  return {Outcome::done, out + "watermark now " +
+                           rows.back().watermark.value_or("none") + "\n"};
 }
 } // namespace loader::flows

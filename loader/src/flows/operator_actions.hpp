@@ -21,4 +21,18 @@ Result replay(std::string const &dsn, OperatorActionRequest const &request);
 /// Undo the latest publication of a source in one transaction; prints what
 /// left and came back, and the watermark now.
 Result revert(std::string const &dsn, OperatorActionRequest const &request);
+
+/// `revert --source S --to-date D`: every publication of S after business
+/// date D, newest first, in one transaction.
+struct RevertToDateRequest
+{
+  std::string source;
+  std::string to_date; ///< YYYY-MM-DD
+  std::string reason;
+};
+
+/// Undo them (ingest.revert_to_date); prints one line per batch and the
+/// watermark now.
+Result revert_to_date(std::string const &dsn,
+                      RevertToDateRequest const &request);
 } // namespace loader::flows
