@@ -136,25 +136,16 @@ if command -v promtool >/dev/null; then
   # with the job failing, the alert fires once its last success is 15
   # minutes old (plus the rule's 5 minutes).
   python3 - "$WORK" "$REPO/packaging/prometheus/invoice-loader.rules.yml" <<'PY' >"$WORK/rules_test.yml"
-import json, sys, time
+import json, os, sys, time
+sys.path.insert(0, os.path.join(os.environ["REPO"], "tests", "tools"))
+from prom_series import series
 work, rules = sys.argv[1:3]
 now = time.time()
 fired = [{"exp_labels": {"severity": "ticket"},
           "exp_annotations": {"summary": "the invoice-loader sweep has not succeeded lately; invoice-loader status shows its last run, pg_cron's cron.job_run_details why"}}]
-def series(name):
-    out = []
-    for line in open(f"{work}/{name}"):
-        if line.startswith("#") or not line.strip():
-            continue
-        key, value = line.rsplit(" ", 1)
-        v = float(value)
-        if key.split("{")[0].endswith("_timestamp_seconds"):
-            v -= now
-        out.append({"series": key, "values": f"{v!r}+0x30"})
-    return out
-tests = [{"name": "sweeping", "interval": "1m", "input_series": series("sweeping.prom"),
+tests = [{"name": "sweeping", "interval": "1m", "input_series": series(f"{work}/sweeping.prom", now),
           "alert_rule_test": [{"eval_time": "5m", "alertname": "InvoiceSweepFailing", "exp_alerts": []}]},
-         {"name": "failing", "interval": "1m", "input_series": series("failing.prom"),
+         {"name": "failing", "interval": "1m", "input_series": series(f"{work}/failing.prom", now),
           "alert_rule_test": [{"eval_time": "25m", "alertname": "InvoiceSweepFailing", "exp_alerts": fired}]}]
 print(json.dumps({"rule_files": [rules], "evaluation_interval": "1m", "tests": tests}, indent=1))
 PY

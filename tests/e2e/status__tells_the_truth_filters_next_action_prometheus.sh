@@ -161,7 +161,9 @@ cp "$WORK/out" "$WORK/down.prom"
 # notification in doubt in the third; nothing else fires.
 if command -v promtool >/dev/null; then
   python3 - "$WORK" "$REPO/packaging/prometheus/invoice-loader.rules.yml" <<'PY' >"$WORK/rules_test.yml"
-import json, sys, time
+import json, os, sys, time
+sys.path.insert(0, os.path.join(os.environ["REPO"], "tests", "tools"))
+from prom_series import series
 work, rules = sys.argv[1:3]
 now = time.time()
 late = {"exp_labels": {"severity": "page", "source": "acme-erp"},
@@ -185,16 +187,7 @@ expect = {"quarantined.prom": {"InvoiceWatermarkLate": [late], "InvoiceQuarantin
           "down.prom": {"InvoiceLoaderDown": [down]}}
 tests = []
 for name, fired in expect.items():
-    series = []
-    for line in open(f"{work}/{name}"):
-        if line.startswith("#") or not line.strip():
-            continue
-        key, value = line.rsplit(" ", 1)
-        v = float(value)
-        if key.split("{")[0].endswith("_timestamp_seconds"):
-            v -= now
-        series.append({"series": key, "values": f"{v!r}+0x30"})
-    tests.append({"name": name, "interval": "1m", "input_series": series,
+    tests.append({"name": name, "interval": "1m", "input_series": series(f"{work}/{name}", now),
                   "alert_rule_test": [{"eval_time": "20m", "alertname": a, "exp_alerts": fired.get(a, [])}
                                       for a in ("InvoiceWatermarkLate", "InvoiceQuarantined",
                                                 "InvoiceNotificationInDoubt", "InvoiceLoaderDown",
