@@ -51,7 +51,8 @@ char const *name_of(flows::Outcome o) noexcept
 /// was asked is done (the flow logged its events already), at warn when it
 /// is to be tried again later (waiting, busy, not delivered, no input), at
 /// error when a human must act (quarantined, refused).  The message is the
-/// first line of the command's output, which says why.
+/// first line of the command's output, which says why (at most 1000
+/// bytes), or "finished" when what was asked is done.
 void log_outcome(Logger const &log, cli::ParsedCommandLine const &cl,
                  flows::Result const &r, int code)
 {
@@ -60,8 +61,13 @@ void log_outcome(Logger const &log, cli::ParsedCommandLine const &cl,
                            r.outcome == flows::Outcome::refused
                          ? LogLevel::error
                          : LogLevel::warn};
-  std::string_view const first{
-    std::string_view{r.output}.substr(0, r.output.find('\n'))};
+  // A refusal's or a wait's reason is its first line; a finished
+  // command's output (a report, a JSON document) is not a log message.
+  std::string_view const first{r.outcome == flows::Outcome::done
+                                 ? std::string_view{}
+                                 : std::string_view{r.output}
+                                     .substr(0, r.output.find('\n'))
+                                     .substr(0, 1000)};
   log.log(level, first.empty() ? std::string_view{"finished"} : first,
           {{"command", cl.command != nullptr ? cl.command->name : ""},
            {"outcome", name_of(r.outcome)},
