@@ -14,7 +14,8 @@
 --   sources     per source: the watermark date and its age, the last date
 --               of its closed period (locked_through), when the next
 --               business date is due (next_deadline_at, Unix seconds), batches by
---               state, the last finished load's duration and records, and
+--               state, the last finished load's duration and records (a
+--               rerun that found its batch published is not a load), and
 --               pending and in-doubt notifications (the Prometheus metrics);
 --   sweep       the latest CALL ingest.sweep() (ingest.sweep_overview:
 --               started, finished, outcome, the failed part and its error,
@@ -161,7 +162,10 @@ as $$
                               'records', o.record_count, 'finished_at', a.finished_at)
                      from ingest.attempt_overview as a
                      join ingest.batch_overview as o on o.batch_id = a.batch_id
+                     -- a rerun that found the batch published did no
+                     -- work: the last load is the last one that did
                      where o.source = s.source and a.finished_at is not null
+                       and a.outcome is distinct from 'already_published'
                      order by a.finished_at desc limit 1),
                  'notifications', coalesce((
                      select jsonb_object_agg(c.state, c.n)

@@ -62,6 +62,12 @@ sed -i 's/4200.00/4200.00/' "$good2.manifest.json"
 printf '\n' >>"$good2"  # other bytes than the quarantined file (a trailing blank line)
 load --source acme-erp --business-date 2026-11-29 --input "$good2" --expect-count 20 --expect-total 4200.00
 expect_rc 0
+# A rerun of it does nothing, and is not the last load status reports.
+load --source acme-erp --business-date 2026-11-29 --input "$good2" --expect-count 20 --expect-total 4200.00
+expect_rc 0
+expect_output_has "already published"
+expect_eq "the last load is the one that published" published \
+  "$(json --source acme-erp | jq_py "d['sources'][0]['last_load']['outcome']")"
 run invoice_loader status --source acme-erp
 expect_output_has "waits for 2026-11-30"
 expect_output_has "catch-up --source acme-erp"
