@@ -138,9 +138,13 @@ before=$(E2E_DB=$up everything)
 expect_eq "the previous release published days 1-3" "6 invoices, 672.30 gross" "$(E2E_DB=$up totals)"
 
 # The upgrade: only the newer migrations, and nothing of the data changes.
+# Pending: the migrations the previous release's tree does not have, not
+# only those numbered after its newest (branches merge in any order, and
+# migrate applies every one it has not seen).
 pending=0
+old_files=$(git -C "$REPO" ls-tree --name-only "$previous_release" migrations/ | sed 's|.*/||')
 for f in "$REPO"/migrations/*.sql; do
-  [[ $(basename "$f" .sql) > $old_schema ]] && pending=$((pending + 1))
+  grep -qxF "$(basename "$f")" <<<"$old_files" || pending=$((pending + 1))
 done
 E2E_DB=$up run "$PGUSER" migrate
 expect_rc 0
