@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/status_render.hpp"
+#include "cli/rejection_render.hpp"
 
 using loader::cli::rejection_csv_header;
 using loader::cli::rejection_csv_line;

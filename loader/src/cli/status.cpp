@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/help.hpp"
+#include "cli/rejection_render.hpp"
 #include "cli/status_render.hpp"
 #include "cli/values.hpp"
 #include "core/errors.hpp"
