@@ -336,6 +336,19 @@ CREATE FUNCTION ingest.content_hash(p_status text, p_document_type text, p_custo
 ALTER FUNCTION ingest.content_hash(p_status text, p_document_type text, p_customer_id text, p_invoice_date date, p_due_date date, p_currency text, p_net_amount numeric, p_tax_amount numeric, p_gross_amount numeric, p_description text) OWNER TO invoice_owner;
 
 --
+-- Name: drop_rejected_records(bigint, integer[]); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.drop_rejected_records(p_batch_id bigint, p_record_nos integer[]) RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.drop_rejected_records(p_batch_id bigint, p_record_nos integer[]) OWNER TO invoice_owner;
+
+--
 -- Name: drop_typed_staging(regclass); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -3028,6 +3041,13 @@ REVOKE ALL ON FUNCTION ingest.consume_replay(p_batch_id bigint, p_attempt_id big
 --
 
 REVOKE ALL ON FUNCTION ingest.content_hash(p_status text, p_document_type text, p_customer_id text, p_invoice_date date, p_due_date date, p_currency text, p_net_amount numeric, p_tax_amount numeric, p_gross_amount numeric, p_description text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION drop_rejected_records(p_batch_id bigint, p_record_nos integer[]); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.drop_rejected_records(p_batch_id bigint, p_record_nos integer[]) FROM PUBLIC;
 
 
 --

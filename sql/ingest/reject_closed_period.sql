@@ -4,10 +4,8 @@
 -- the source's closed period: a new invoice, an amendment or a VOID alike.
 -- An exact resend (its invoice_number and revision published with the same
 -- content, as staging.key_version holds history for the batch's keys) is
--- no change and passes.  As ingest.reject_revision_conflicts does, the
--- rejected records leave the typed rows and the key history's batch
--- columns, with their gross amount and fields kept on the rejection rows
--- for the reconciliation and the reject file.
+-- no change and passes.  The rejected records leave the merge's inputs
+-- as a revision conflict's do (ingest.drop_rejected_records).
 -- Returns the records rejected.
 -- Internal: no EXECUTE grants.
 -- Errors: none.
@@ -18,7 +16,7 @@ language plpgsql
 set search_path = ''
 as $$
 declare
-  v_count integer;
+  v_rejected integer[];
 begin
   with bad as (
     insert into ingest.rejection_row (batch_id, record_no, invoice_number, rule, detail,
@@ -36,17 +34,9 @@ begin
                       where h.batch_id = p_batch_id and h.invoice_number = v.invoice_number
                         and h.revision = v.revision and h.content_hash = v.content_hash)
     on conflict do nothing
-    returning record_no),
-  cleared as (
-    update staging.key_version as h
-       set batch_record_no = null, batch_revision = null, batch_content_hash = null,
-           batch_gross_amount = null
-      from bad
-     where h.batch_id = p_batch_id and h.batch_record_no = bad.record_no)
-  delete from staging.invoice_valid as v
-   using bad where v.batch_id = p_batch_id and v.record_no = bad.record_no;
-  get diagnostics v_count = row_count;
-  return v_count;
+    returning record_no)
+  select coalesce(array_agg(bad.record_no), '{}') into v_rejected from bad;
+  return ingest.drop_rejected_records(p_batch_id, v_rejected);
 end;
 $$;
 comment on function ingest.reject_closed_period(bigint, date) is

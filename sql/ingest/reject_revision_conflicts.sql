@@ -38,7 +38,7 @@ language plpgsql
 set search_path = ''
 as $$
 declare
-  v_count integer;
+  v_rejected integer[];
   v_min text;
   v_max text;
 begin
@@ -101,17 +101,9 @@ begin
             where v.batch_id = p_batch_id and v.record_no = c.record_no)
     from conflict as c
     on conflict do nothing
-    returning record_no),
-  cleared as (
-    update staging.key_version as h
-       set batch_record_no = null, batch_revision = null, batch_content_hash = null,
-           batch_gross_amount = null
-      from bad
-     where h.batch_id = p_batch_id and h.batch_record_no = bad.record_no)
-  delete from staging.invoice_valid as v
-   using bad where v.batch_id = p_batch_id and v.record_no = bad.record_no;
-  get diagnostics v_count = row_count;
-  return v_count;
+    returning record_no)
+  select coalesce(array_agg(bad.record_no), '{}') into v_rejected from bad;
+  return ingest.drop_rejected_records(p_batch_id, v_rejected);
 end;
 $$;
 comment on function ingest.reject_revision_conflicts(bigint, text, boolean, text, text) is
