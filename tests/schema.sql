@@ -150,6 +150,7 @@ CREATE TABLE ingest.source (
     max_input_bytes bigint,
     max_decompressed_bytes bigint,
     locked_through date,
+    format_version integer,
     CONSTRAINT source_check CHECK (((policy = 'partial'::text) = (max_rejected_share IS NOT NULL))),
     CONSTRAINT source_max_decompressed_bytes_check CHECK (((max_decompressed_bytes >= 1) AND (max_decompressed_bytes <= '1125899906842624'::bigint))),
     CONSTRAINT source_max_input_bytes_check CHECK (((max_input_bytes >= 1) AND (max_input_bytes <= '1125899906842624'::bigint))),
@@ -375,6 +376,19 @@ CREATE FUNCTION ingest.failing_records(p_batch_id bigint, p_business_date date) 
 ALTER FUNCTION ingest.failing_records(p_batch_id bigint, p_business_date date) OWNER TO invoice_owner;
 
 --
+-- Name: file_format_of(text, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.file_format_of(p_source text, p_sha256 text DEFAULT NULL::text) RETURNS TABLE(format_version integer, format jsonb, batch_id bigint)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.file_format_of(p_source text, p_sha256 text) OWNER TO invoice_owner;
+
+--
 -- Name: finish_attempt(bigint, text, text, text, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -517,6 +531,8 @@ CREATE TABLE ingest.batch (
     published_at timestamp with time zone,
     replays integer DEFAULT 0 NOT NULL,
     history_stamp bigint,
+    format_version integer,
+    defaults text[],
     CONSTRAINT batch_file_records_check CHECK ((file_records >= 0)),
     CONSTRAINT batch_record_count_check CHECK ((record_count >= 0)),
     CONSTRAINT batch_replays_check CHECK ((replays >= 0)),
@@ -1069,6 +1085,19 @@ CREATE FUNCTION ingest.set_period_lock(p_source text, p_close boolean, p_through
 ALTER FUNCTION ingest.set_period_lock(p_source text, p_close boolean, p_through date, p_reason text) OWNER TO invoice_owner;
 
 --
+-- Name: set_source_format(text, jsonb); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.set_source_format(p_source text, p_format jsonb) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.set_source_format(p_source text, p_format jsonb) OWNER TO invoice_owner;
+
+--
 -- Name: staged_currency_totals(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1259,6 +1288,7 @@ CREATE TABLE staging.invoice_valid (
     is_duplicate boolean DEFAULT false NOT NULL,
     rules integer DEFAULT 0 NOT NULL,
     raw_fields text[],
+    format_note text,
     CONSTRAINT invoice_valid_complete CHECK (((rules <> 0) OR ((invoice_number IS NOT NULL) AND (revision IS NOT NULL) AND (status IS NOT NULL) AND (document_type IS NOT NULL) AND (customer_id IS NOT NULL) AND (invoice_date IS NOT NULL) AND (currency IS NOT NULL) AND (net_amount IS NOT NULL) AND (tax_amount IS NOT NULL) AND (gross_amount IS NOT NULL) AND (content_hash IS NOT NULL))))
 )
 PARTITION BY LIST (batch_id);
@@ -1902,6 +1932,23 @@ ALTER TABLE ingest.replay_authorization ALTER COLUMN authorization_id ADD GENERA
 
 
 --
+-- Name: source_format; Type: TABLE; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TABLE ingest.source_format (
+    source text NOT NULL,
+    version integer NOT NULL,
+    format jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    created_by text DEFAULT SESSION_USER NOT NULL,
+    CONSTRAINT source_format_format_check CHECK ((jsonb_typeof(format) = 'object'::text)),
+    CONSTRAINT source_format_version_check CHECK ((version >= 1))
+);
+
+
+ALTER TABLE ingest.source_format OWNER TO invoice_owner;
+
+--
 -- Name: source_overview; Type: VIEW; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1915,7 +1962,11 @@ CREATE VIEW ingest.source_overview AS
     s.created_at,
     s.updated_at,
     s.deadline,
-    s.locked_through
+    s.locked_through,
+    s.format_version,
+    ( SELECT f.format
+           FROM ingest.source_format f
+          WHERE ((f.source = s.source) AND (f.version = s.format_version))) AS file_format
    FROM ingest.source s;
 
 
@@ -2150,6 +2201,7 @@ CREATE UNLOGGED TABLE staging.invoice_valid_shared (
     is_duplicate boolean DEFAULT false NOT NULL,
     rules integer DEFAULT 0 NOT NULL,
     raw_fields text[],
+    format_note text,
     CONSTRAINT invoice_valid_complete CHECK (((rules <> 0) OR ((invoice_number IS NOT NULL) AND (revision IS NOT NULL) AND (status IS NOT NULL) AND (document_type IS NOT NULL) AND (customer_id IS NOT NULL) AND (invoice_date IS NOT NULL) AND (currency IS NOT NULL) AND (net_amount IS NOT NULL) AND (tax_amount IS NOT NULL) AND (gross_amount IS NOT NULL) AND (content_hash IS NOT NULL))))
 )
 WITH (autovacuum_vacuum_insert_threshold='-1');
@@ -2359,6 +2411,14 @@ ALTER TABLE ONLY ingest.replay_authorization
 
 ALTER TABLE ONLY ingest.replay_authorization
     ADD CONSTRAINT replay_authorization_pkey PRIMARY KEY (authorization_id);
+
+
+--
+-- Name: source_format source_format_pkey; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.source_format
+    ADD CONSTRAINT source_format_pkey PRIMARY KEY (source, version);
 
 
 --
@@ -2864,6 +2924,22 @@ ALTER TABLE ONLY ingest.replay_authorization
 
 
 --
+-- Name: source_format source_format_source_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.source_format
+    ADD CONSTRAINT source_format_source_fkey FOREIGN KEY (source) REFERENCES ingest.source(source);
+
+
+--
+-- Name: source source_format_version_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.source
+    ADD CONSTRAINT source_format_version_fkey FOREIGN KEY (source, format_version) REFERENCES ingest.source_format(source, version);
+
+
+--
 -- Name: source_watermark source_watermark_batch_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
 --
 
@@ -3062,6 +3138,15 @@ REVOKE ALL ON FUNCTION ingest.drop_typed_staging(p_partition regclass) FROM PUBL
 --
 
 REVOKE ALL ON FUNCTION ingest.failing_records(p_batch_id bigint, p_business_date date) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION file_format_of(p_source text, p_sha256 text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.file_format_of(p_source text, p_sha256 text) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.file_format_of(p_source text, p_sha256 text) TO invoice_loader;
+GRANT ALL ON FUNCTION ingest.file_format_of(p_source text, p_sha256 text) TO invoice_operator;
 
 
 --
@@ -3430,6 +3515,14 @@ REVOKE ALL ON FUNCTION ingest.runner_lock_key(p_source text, p_business_date dat
 
 REVOKE ALL ON FUNCTION ingest.set_period_lock(p_source text, p_close boolean, p_through date, p_reason text) FROM PUBLIC;
 GRANT ALL ON FUNCTION ingest.set_period_lock(p_source text, p_close boolean, p_through date, p_reason text) TO invoice_operator;
+
+
+--
+-- Name: FUNCTION set_source_format(p_source text, p_format jsonb); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.set_source_format(p_source text, p_format jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.set_source_format(p_source text, p_format jsonb) TO invoice_operator;
 
 
 --

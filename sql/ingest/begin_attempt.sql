@@ -17,13 +17,19 @@
 --   file_name text, had_bom bool, columns [text], problems [{rule,
 --   record_no, detail}], manifest text|null (the manifest file's text),
 --   expect_count number|null, expect_total string|null, run_id uuid text,
---   host text, pid number, file_records number.
+--   host text, pid number, file_records number; and optionally
+--   format_version number|null (the version of the source's file format
+--   the loader read the bytes with; absent or null: the contract's own)
+--   and defaults [text] (the columns the format gave a value,
+--   column=value).
 -- Locks: session advisory lock on (source, business date), held until the
 -- loader disconnects: one run per batch at a time.
 -- Errors: IV211 the argument lacks a key or has an unknown one; IV301
 -- unknown source; IV303 date before the source's start date; IV304 the bytes
 -- are registered for another date; IV203 another run holds the batch; IV102
--- a different manifest than the recorded one.
+-- a different manifest than the recorded one; IV321 the bytes are
+-- registered already and were read with another format version (the
+-- loader reads them again with that one: ingest.file_format_of).
 create or replace function ingest.begin_attempt(p_args jsonb)
 returns table (batch_id bigint, attempt_id bigint, attempt_no integer, state text,
                created boolean)
@@ -35,6 +41,8 @@ declare
   v_keys constant text[] := array['source', 'business_date', 'sha256', 'size_bytes',
     'file_name', 'had_bom', 'columns', 'problems', 'manifest', 'expect_count',
     'expect_total', 'run_id', 'host', 'pid', 'file_records'];
+  -- keys a caller without a source file format (psql, the SQL path) leaves out
+  v_optional constant text[] := array['format_version', 'defaults'];
   -- the keys of p_args, under the names the positional parameters had
   p_source        text;
   p_business_date date;
@@ -51,6 +59,8 @@ declare
   p_host          text;
   p_pid           integer;
   p_file_records  bigint;
+  p_format_version integer;
+  p_defaults      text[];
   v_source   ingest.source;
   v_batch    ingest.batch;
   v_manifest record;
@@ -66,7 +76,8 @@ begin
       using errcode = 'IV211';
   end if;
   select string_agg(k, ', ' order by k) into v_bad
-  from (select k from jsonb_object_keys(p_args) as k where k <> all (v_keys)
+  from (select k from jsonb_object_keys(p_args) as k
+        where k <> all (v_keys) and k <> all (v_optional)
         union all
         select k || ' (missing)' from unnest(v_keys) as k where not p_args ? k) as x;
   if v_bad is not null then
@@ -91,6 +102,10 @@ begin
   p_host          := p_args ->> 'host';
   p_pid           := (p_args ->> 'pid')::integer;
   p_file_records  := (p_args ->> 'file_records')::bigint;
+  p_format_version := (p_args ->> 'format_version')::integer;
+  p_defaults      := case when jsonb_typeof(p_args -> 'defaults') = 'array'
+                               and jsonb_array_length(p_args -> 'defaults') > 0
+                          then array(select jsonb_array_elements_text(p_args -> 'defaults')) end;
 
   v_source := ingest.get_source(p_source);
   if v_source.start_date is not null and p_business_date < v_source.start_date then
@@ -116,19 +131,19 @@ begin
   if p_file_records > 0 then
     insert into ingest.batch as b (source, business_date, sha256, size_bytes, file_records,
                                    file_name, had_bom, columns, manifest, record_count,
-                                   control_total)
+                                   control_total, format_version, defaults)
     values (p_source, p_business_date, p_sha256, p_size_bytes, p_file_records, p_file_name,
             p_had_bom, p_columns, v_manifest.manifest, v_manifest.record_count,
-            v_manifest.control_total)
+            v_manifest.control_total, p_format_version, p_defaults)
     on conflict (source, sha256) where file_records > 0 do nothing
     returning * into v_batch;
   else
     insert into ingest.batch as b (source, business_date, sha256, size_bytes, file_records,
                                    file_name, had_bom, columns, manifest, record_count,
-                                   control_total)
+                                   control_total, format_version, defaults)
     values (p_source, p_business_date, p_sha256, p_size_bytes, 0, p_file_name,
             p_had_bom, p_columns, v_manifest.manifest, v_manifest.record_count,
-            v_manifest.control_total)
+            v_manifest.control_total, p_format_version, p_defaults)
     on conflict (source, sha256, business_date) where file_records = 0 do nothing
     returning * into v_batch;
   end if;
@@ -150,6 +165,16 @@ begin
                       v_batch.batch_id, p_source, v_batch.business_date, p_business_date
         using errcode = 'IV304',
               detail  = 'The same bytes are one batch forever, under any name.';
+    end if;
+    -- The same bytes are read the same way: with the format version their
+    -- batch recorded, whatever the source's format is now.
+    if v_batch.format_version is distinct from p_format_version then
+      raise exception 'batch % of source % was read with file format version %, not %',
+                      v_batch.batch_id, p_source,
+                      coalesce(v_batch.format_version::text, 'none (the contract''s)'),
+                      coalesce(p_format_version::text, 'none (the contract''s)')
+        using errcode = 'IV321',
+              hint    = 'The loader reads registered bytes with their batch''s format (ingest.file_format_of).';
     end if;
     -- (a quarantined or reverted batch takes this load's totals if a replay
     -- authorization is consumed below, and is not loaded otherwise)

@@ -117,6 +117,12 @@ as $$
                  -- the last date of the source's closed period (period close)
                  'locked_through', (select o.locked_through from ingest.source_overview as o
                                     where o.source = s.source),
+                 -- the file format new files are read with (source add
+                 -- --format-file); null: the contract's own
+                 'format_version', (select o.format_version from ingest.source_overview as o
+                                    where o.source = s.source),
+                 'file_format', (select o.file_format from ingest.source_overview as o
+                                 where o.source = s.source),
                  'watermark_age_seconds',
                    round(extract(epoch from now() - ((w.business_date + 1)::timestamp at time zone 'UTC'))),
                  -- when the next business date (the watermark's next, or

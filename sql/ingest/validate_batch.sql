@@ -131,7 +131,9 @@ begin
              left(l.document_type, 40), left(l.invoice_date, 40), left(l.due_date, 40),
              left(l.currency, 40), left(l.net_amount, 40), left(l.tax_amount, 40),
              left(l.gross_amount, 40), to_char(v_batch.business_date, 'YYYY-MM-DD'),
-             c.minor_unit::text, l.net_amount, l.tax_amount, l.gross_amount])),
+             c.minor_unit::text, l.net_amount, l.tax_amount, l.gross_amount])
+             -- how a source's file format read the values, if it did
+             || coalesce(' (' || l.note || ')', '')),
            l.gross, c.code, l.fields
     from (select f.record_no, f.rules, r.invoice_number, r.revision, r.status, r.document_type,
                  r.invoice_date, r.due_date, r.currency, r.net_amount, r.tax_amount,
@@ -140,7 +142,8 @@ begin
                       then r.gross_amount::numeric end as gross,
                  array[r.invoice_number, r.revision, r.status, r.document_type, r.customer_id,
                        r.invoice_date, r.due_date, r.currency, r.net_amount, r.tax_amount,
-                       r.gross_amount, r.description] as fields
+                       r.gross_amount, r.description] as fields,
+                 null::text as note
           from ingest.failing_records(p_batch_id, v_batch.business_date) as f
           join staging.invoice_line as r on r.batch_id = p_batch_id and r.record_no = f.record_no
           where not v_typed_path
@@ -152,7 +155,8 @@ begin
                  -- customer_id (5) and description (12) are in no sentence
                  v.raw_fields[1], v.raw_fields[2], v.raw_fields[3], v.raw_fields[4],
                  v.raw_fields[6], v.raw_fields[7], v.raw_fields[8], v.raw_fields[9],
-                 v.raw_fields[10], v.raw_fields[11], v.gross_amount, v.raw_fields
+                 v.raw_fields[10], v.raw_fields[11], v.gross_amount, v.raw_fields,
+                 left(v.format_note, 1000)
           from staging.invoice_valid as v
           where v_typed_path and v.batch_id = p_batch_id and v.rules <> 0) as l
     left join ingest.currency as c on c.code = l.currency

@@ -282,11 +282,11 @@ TEST_CASE("file_scan: a broken or too large stream is a file issue of "
   CHECK(t.sha256 == sha256_of(g.substr(0, g.size() - 3)));
 
   TempFile whole{g};
-  FileScan const big{scan_file(whole.path, csv.size() - 10)};
+  FileScan const big{scan_file(whole.path, ReadOptions{csv.size() - 10, {}})};
   REQUIRE(big.issue);
   CHECK(rule_of(big.issue->problem) == "file.decompressed_size");
   CHECK(big.issue->record_no == 0);
-  CHECK(big.max_decompressed_bytes == csv.size() - 10);
+  CHECK(big.read.max_decompressed_bytes == csv.size() - 10);
 
   // A bomb behind a valid header, with the default bound.
   std::string const bomb{gzip(csv + std::string(32 << 20, 'x'))};
@@ -305,7 +305,8 @@ TEST_CASE("file_scan: a plain file is read unchanged", "[unit][decompress]")
   for (std::string const &bytes : {csv, odd})
   {
     TempFile f{bytes};
-    FileScan const s{scan_file(f.path, 1)}; // the bound is for compressed
+    FileScan const s{
+      scan_file(f.path, ReadOptions{1, {}})}; // the bound is for compressed
     CHECK(s.size == bytes.size());
     CHECK(s.sha256 == sha256_of(bytes));
     if (bytes == csv)

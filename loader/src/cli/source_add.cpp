@@ -4,6 +4,8 @@
 #include "cli/feed_options.hpp"
 #include "cli/help.hpp"
 #include "cli/values.hpp"
+#include "io/file_format.hpp"
+#include "io/file_scan.hpp"
 #include "net/transport.hpp"
 
 namespace po = boost::program_options;
@@ -62,6 +64,13 @@ po::options_description options()
     "to (1 to 2^50; default: 20 times the delivered size or 10 GiB, "
     "whichever is smaller); a larger one is stopped at the limit and "
     "quarantined (file.decompressed_size)")(
+    "format-file", po::value<std::string>()->value_name("FILE"),
+    "the source's file format, a JSON file (delimiter, quote, header, "
+    "encoding, decimal_separator, group_separator, date_format, columns, "
+    "defaults, values, max_expansion; docs/reference/file-format.md): new "
+    "files are read with it, files already registered keep the format "
+    "they were read with. An unknown key or a value outside its set: exit "
+    "78, nothing stored")(
     "allow-unknown-columns", po::bool_switch(),
     "ignore columns the contract does not know instead of quarantining "
     "the batch");
@@ -118,6 +127,13 @@ Bound bind(po::variables_map const &vm)
   if (auto const n = bounded(vm, "max-decompressed-bytes", 1,
                              std::int64_t{1} << 50))
     out.max_decompressed_bytes = *n;
+  if (auto const file = get(vm, "format-file"))
+  {
+    // Checked key by key here, stored in its canonical form: a format the
+    // loader could not read never reaches the database.
+    out.format_json = io::format_json(
+      io::parse_format(io::read_small_file(*file, 1 << 20)));
+  }
   // Left out: the stored value stays (a new source does not allow them).
   if (flag(vm, "allow-unknown-columns")) out.allow_unknown_columns = true;
   return {out, [out](GlobalOptions const &g, Logger const &) {

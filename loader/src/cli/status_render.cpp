@@ -14,6 +14,7 @@
 #include "core/errors.hpp"
 #include "core/json_exact.hpp"
 #include "core/printable.hpp"
+#include "io/file_format.hpp"
 
 namespace loader::cli
 {
@@ -361,6 +362,26 @@ std::string render_status_text(std::string const &report_json)
                   ": closed through " +
                   printable(src["locked_through"].get<std::string>()) + "\n";
     if (not closed.empty()) out += "\nClosed periods\n" + closed;
+    std::string formats;
+    for (json const &src : r.value("sources", json::array()))
+      if (src.contains("file_format") and src["file_format"].is_object())
+      {
+        std::string described;
+        try
+        {
+          described = io::describe(
+            io::parse_format(src["file_format"].dump()));
+        }
+        catch (LoaderError const &)
+        {
+          described = "not readable by this loader";
+        }
+        formats += "  " + printable(src.value("source", std::string{})) +
+                   ": version " +
+                   std::to_string(src.value("format_version", 0)) + ", " +
+                   printable(described) + "\n";
+      }
+    if (not formats.empty()) out += "\nFile formats\n" + formats;
     out += "\n" + sweep_line(r.value("sweep", json{}));
   }
   json const actions = r.value("next_actions", json::array());

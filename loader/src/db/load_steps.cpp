@@ -40,7 +40,9 @@ std::string begin_args_json(BeginArgs const &a)
                             {"run_id", a.run_id},
                             {"host", a.host},
                             {"pid", a.pid},
-                            {"file_records", a.records}};
+                            {"file_records", a.records},
+                            {"format_version", opt(a.format_version)},
+                            {"defaults", a.defaults}};
   // Bytes that are not UTF-8 (a detail quoting the file) become U+FFFD.
   return args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
@@ -109,7 +111,8 @@ SourceConfig LoadSteps::get_source(std::string const &source)
       "s.feed_url, s.start_date::text, "
       "(select w.business_date::text from ingest.watermark as w "
       " where w.source = s.source), s.retention_days, s.max_input_bytes, "
-      "s.max_decompressed_bytes "
+      "s.max_decompressed_bytes, s.format_version, "
+      "(select f.format::text from ingest.file_format_of(s.source) as f) "
       "from ingest.get_source($1) as s",
       source)};
     auto const bytes = [&r](int i) {
@@ -121,19 +124,42 @@ SourceConfig LoadSteps::get_source(std::string const &source)
       return r[i].is_null() ? std::nullopt
                             : std::optional<std::string>{r[i].c_str()};
     };
-    return {r[0].as<std::string>(),
-            r[1].as<bool>(),
-            r[2].as<bool>(),
-            text(3),
-            text(4),
-            text(5),
-            r[6].as<int>(),
-            bytes(7),
-            bytes(8)};
+    return {
+      r[0].as<std::string>(),
+      r[1].as<bool>(),
+      r[2].as<bool>(),
+      text(3),
+      text(4),
+      text(5),
+      r[6].as<int>(),
+      bytes(7),
+      bytes(8),
+      {r[9].is_null() ? std::nullopt : std::optional<int>{r[9].as<int>()},
+       text(10)}};
   }
   catch (...)
   {
     rethrow_classified("reading source " + source);
+  }
+}
+
+FormatRef LoadSteps::file_format_of(std::string const &source,
+                                    std::string const &sha256)
+{
+  try
+  {
+    pqxx::read_transaction tx{m_db.cx()};
+    pqxx::row const r{tx.exec_params1("select format_version, format::text "
+                                      "from ingest.file_format_of($1, $2)",
+                                      source, sha256)};
+    FormatRef out;
+    if (not r[0].is_null()) out.version = r[0].as<int>();
+    if (not r[1].is_null()) out.json = r[1].as<std::string>();
+    return out;
+  }
+  catch (...)
+  {
+    rethrow_classified("reading the file format of source " + source);
   }
 }
 

@@ -14,6 +14,13 @@
 
 namespace loader::db
 {
+/// A version of a source's file format, as stored (ingest.source_format).
+struct FormatRef
+{
+  std::optional<int> version;      ///< nullopt: the contract's format
+  std::optional<std::string> json; ///< the loader's canonical JSON
+};
+
 struct SourceConfig
 {
   std::string name;
@@ -30,6 +37,8 @@ struct SourceConfig
   std::optional<std::uint64_t> max_input_bytes;
   /// source add --max-decompressed-bytes; nullopt: the default.
   std::optional<std::uint64_t> max_decompressed_bytes;
+  /// The source's file format (source add --format-file) for new files.
+  FormatRef format;
 };
 
 /// A file-level problem the loader found (record_no 0 = the file/header).
@@ -58,6 +67,10 @@ struct BeginArgs
   std::string run_id;
   std::string host;
   long pid = 0;
+  /// The version of the source's format the bytes were read with.
+  std::optional<int> format_version;
+  /// Columns the format gave a value (column=value).
+  std::vector<std::string> defaults;
 };
 
 struct Attempt
@@ -132,6 +145,10 @@ public:
   }
 
   SourceConfig get_source(std::string const &source);
+  /// The format the bytes sha256 of source are read with: their batch's,
+  /// when registered, else the source's current one.
+  FormatRef file_format_of(std::string const &source,
+                           std::string const &sha256);
   /// ingest.begin_attempt; nothing when another run holds the batch (its
   /// runner lock: IV203).
   std::optional<Attempt> begin_attempt(BeginArgs const &args);

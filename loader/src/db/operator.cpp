@@ -52,6 +52,14 @@ StoredSource add_source(Database &db, SourceSettings const &s)
                ? std::nullopt
                : std::optional<std::int64_t>{r[i].as<std::int64_t>()};
     };
+    // The format in the same transaction: a source never has the new
+    // options with the old format, or the other way round.
+    if (s.format_json)
+      tx.exec_params("select ingest.set_source_format($1, $2::jsonb)", s.name,
+                     *s.format_json);
+    pqxx::row const f{tx.exec_params1(
+      "select format_version, format::text from ingest.file_format_of($1)",
+      s.name)};
     tx.commit();
     return {r[0].as<std::string>(),
             r[1].as<std::string>(),
@@ -62,7 +70,9 @@ StoredSource add_source(Database &db, SourceSettings const &s)
             opt_of(r[6]),
             r[7].as<int>(),
             number(8),
-            number(9)};
+            number(9),
+            f[0].is_null() ? std::nullopt : std::optional<int>{f[0].as<int>()},
+            opt_of(f[1])};
   }
   catch (...)
   {

@@ -23,6 +23,8 @@ struct SourceSettings
   std::optional<std::int64_t> max_input_bytes; ///< the source's input limit
   /// The largest decompressed size of a compressed input.
   std::optional<std::int64_t> max_decompressed_bytes;
+  /// --format-file: the format's canonical JSON (io::format_json).
+  std::optional<std::string> format_json;
 };
 
 /// The source as stored after `source add`; absent values are nullopt.
@@ -39,6 +41,10 @@ struct StoredSource
   std::optional<std::int64_t> max_input_bytes; ///< nullopt: the loader's
   /// nullopt: the default (20 times the delivered size, at most 10 GiB).
   std::optional<std::int64_t> max_decompressed_bytes;
+  /// The version of its file format (nullopt: the contract's) and the
+  /// format's stored JSON.
+  std::optional<int> format_version;
+  std::optional<std::string> format_json;
 };
 
 /// ingest.add_source (operator): register or update a source.

@@ -18,6 +18,7 @@
 #include "flows/load_step.hpp"
 #include "flows/progress.hpp"
 #include "io/file_scan.hpp"
+#include "io/format_read.hpp"
 #include "io/header_map.hpp"
 #include "net/transport.hpp"
 
@@ -60,21 +61,31 @@ public:
     m_in.file_name = url_file_name(m_rq.input);
   }
 
-  /// Pass 1: checksum and structure, before the database hears of the
-  /// file; then a local manifest the run may wait for.
+  /// Pass 1: checksum and structure, read as the source's format declares
+  /// (the source is read first; nothing is written before registration);
+  /// then a local manifest the run may wait for.
   void scan_input()
   {
-    // A gzip or zstd file is bounded by its source's decompressed-size
-    // limit, so the source is read first; a plain file is scanned before
-    // the database hears of it.
-    std::optional<std::uint64_t> unpacked;
-    if (io::compression_of_file(m_in.path) != io::Compression::none)
-    {
-      read_source();
-      unpacked = m_source->max_decompressed_bytes;
-    }
-    m_scan = io::scan_file(m_in.path, unpacked);
+    read_source();
+    m_format = parse_stored_format(m_source->format);
+    m_scan = io::scan_file(m_in.path, read_options());
     throw_if_interrupted("reading " + m_in.shown);
+    // Bytes registered already are read as they were then, even when the
+    // source's format has changed since.
+    db::FormatRef const then{m_retry.run(
+      "read the file format",
+      [&] {
+        m_steps.connect();
+        return m_steps.file_format_of(m_rq.source, m_scan.sha256);
+      },
+      reset())};
+    if (then.version != m_format.version)
+    {
+      m_format = parse_stored_format(then);
+      m_log.info("reading the file with the format its batch was read with",
+                 {{"format_version", then.version ? *then.version : 0}});
+      m_scan = io::scan_file(m_in.path, read_options());
+    }
     if (m_spooled and m_scan.sha256 != m_spooled->sha256)
       // The spool is the user's own directory; a file there that no longer
       // matches its name was changed behind the loader's back.
@@ -85,6 +96,11 @@ public:
                           "again"};
     if (auto const path = manifest_path(m_rq); path and not is_url(*path))
       wait_for(*path, m_rq.wait_for_manifest, m_log);
+  }
+
+  io::ReadOptions read_options() const
+  {
+    return {m_source->max_decompressed_bytes, m_format.format};
   }
 
   Limit input_limit() const
@@ -125,9 +141,11 @@ public:
     a.host = host_name();
     a.pid = static_cast<long>(::getpid());
 
-    io::HeaderMapping const mapping{
-      io::map_header(m_scan.header, m_source->allow_unknown_columns)};
+    io::HeaderMapping const mapping{io::map_header(
+      m_scan.header, m_source->allow_unknown_columns, m_format.format)};
     a.columns = mapping.columns;
+    a.format_version = m_format.version;
+    a.defaults = io::defaults_used(m_format.format, mapping);
     if (m_scan.issue)
       a.problems.push_back({std::string{io::rule_of(m_scan.issue->problem)},
                             m_scan.issue->record_no, m_scan.issue->detail});
@@ -203,6 +221,7 @@ private:
   Input m_in;
   std::optional<net::Downloaded> m_spooled;
   io::FileScan m_scan;
+  StoredFormat m_format;                    ///< what pass 1 read the file with
   std::optional<db::SourceConfig> m_source; ///< read once (read_source)
   db::BeginArgs m_args;
   db::Attempt m_at;

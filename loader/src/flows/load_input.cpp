@@ -258,4 +258,24 @@ std::optional<std::string> read_manifest(Retrier &retry, LoadRequest const &rq,
   }
 }
 
+StoredFormat parse_stored_format(db::FormatRef const &ref)
+{
+  StoredFormat out;
+  out.version = ref.version;
+  if (not ref.json) return out;
+  try
+  {
+    out.format = io::parse_format(*ref.json);
+  }
+  catch (LoaderError const &e)
+  {
+    throw LoaderError{ErrorKind::config,
+                      "the stored file format version " +
+                        std::to_string(ref.version.value_or(0)) +
+                        " cannot be read by this loader (" + e.what() +
+                        "); store it again with source add --format-file"};
+  }
+  return out;
+}
+
 } // namespace loader::flows::load_detail

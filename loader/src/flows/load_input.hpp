@@ -11,6 +11,7 @@
 #include "core/retry.hpp"
 #include "db/load_steps.hpp"
 #include "flows/load.hpp"
+#include "io/file_format.hpp"
 #include "net/transport.hpp"
 
 namespace loader::flows::load_detail
@@ -100,4 +101,16 @@ std::optional<std::string> read_manifest(Retrier &retry, LoadRequest const &rq,
                                          db::SourceConfig const &source,
                                          std::vector<db::Problem> &problems,
                                          Logger const &log);
+
+/// A source's file format as the loader reads with it.
+struct StoredFormat
+{
+  std::optional<int> version; ///< nullopt: the contract's own format
+  io::FileFormat format;
+};
+
+/// The format a stored version holds (no JSON: the contract's).  A stored
+/// text this loader cannot read is a configuration error (78) naming the
+/// version.
+StoredFormat parse_stored_format(db::FormatRef const &ref);
 } // namespace loader::flows::load_detail

@@ -61,7 +61,8 @@ std::uint64_t write_records(Input const &in, io::FileScan const &scan,
   // The database's bits and currencies (a rule missing there: config).
   io::RuleBits const bits{ctx.rule_bits};
   io::Currencies const currencies{ctx.minor_units};
-  io::HeaderMapping const mapping{io::map_header(scan.header, true)};
+  io::HeaderMapping const mapping{
+    io::map_header(scan.header, true, scan.read.format)};
   io::TypedPass pass;
   pass.batch_id = ctx.batch_id;
   pass.header = scan.header;
@@ -69,7 +70,7 @@ std::uint64_t write_records(Input const &in, io::FileScan const &scan,
   pass.bits = &bits;
   pass.currencies = &currencies;
   pass.business_date = ctx.business_date;
-  pass.max_decompressed_bytes = scan.max_decompressed_bytes;
+  pass.read = scan.read;
 
   ProgressLine line{log, "COPY"};
   std::int64_t bytes = 0, records = 0;

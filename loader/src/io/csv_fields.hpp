@@ -29,12 +29,19 @@ struct Field
 class FieldSplitter
 {
 public:
+  /// The delimiter and quote the scanner checked the records with.
+  explicit FieldSplitter(char delimiter = ',', char quote = '"') :
+          m_delimiter{delimiter}, m_quote{quote}
+  {}
+
   /// The fields of raw, in file order.  Tolerant of any input (a record
   /// the scanner did not check is split somehow, never read out of
   /// bounds): a quote that does not close ends the last field.
   std::vector<Field> const &split(std::string_view raw);
 
 private:
+  char m_delimiter;
+  char m_quote;
   std::vector<Field> m_fields;
   std::string m_unquoted; ///< fields that held doubled quotes, undone
 };

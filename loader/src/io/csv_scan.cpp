@@ -11,25 +11,27 @@ namespace loader::io
 namespace
 {
 /// Bytes that need no attention inside a field: ASCII except NUL, the
-/// quote, the comma and the line terminators.
-constexpr std::array<bool, 256> make_plain_table()
+/// quote, the delimiter and the line terminators.
+std::array<bool, 256> make_plain_table(CsvDialect const &d)
 {
   std::array<bool, 256> t{};
   for (std::size_t c = 1; c < 0x80; ++c) t[c] = true;
-  t[std::size_t{'"'}] = false;
-  t[std::size_t{','}] = false;
+  t[static_cast<unsigned char>(d.quote)] = false;
+  t[static_cast<unsigned char>(d.delimiter)] = false;
   t[std::size_t{'\r'}] = false;
   t[std::size_t{'\n'}] = false;
   return t;
 }
-constexpr std::array<bool, 256> plain = make_plain_table();
 
 } // namespace
 
 using namespace csv_detail;
 
-CsvScanner::CsvScanner(CsvSink &sink, CsvLimits limits) :
-        m_sink{sink}, m_limits{limits}
+CsvScanner::CsvScanner(CsvSink &sink, CsvLimits limits, CsvDialect dialect) :
+        m_sink{sink},
+        m_limits{limits},
+        m_dialect{dialect},
+        m_plain{make_plain_table(dialect)}
 {}
 
 std::optional<CsvIssue> const &CsvScanner::issue() const noexcept
@@ -70,6 +72,21 @@ std::uint64_t CsvScanner::current_record() const noexcept
 void CsvScanner::fail(CsvProblem problem, std::string detail)
 {
   m_issue = CsvIssue{problem, current_record(), std::move(detail)};
+}
+
+std::string CsvScanner::column_name() const
+{
+  std::string out{"column " + std::to_string(m_fields + 1)};
+  if (m_dialect.header and m_fields < m_names.size())
+    out += " (" + m_names[m_fields] + ")";
+  return out;
+}
+
+void CsvScanner::fail_encoding(std::string const &what)
+{
+  if (m_issue) return;
+  fail(CsvProblem::invalid_utf8,
+       record_name(current_record()) + ", " + column_name() + ": " + what);
 }
 
 void CsvScanner::feed(char const *data, std::size_t size)
@@ -138,11 +155,11 @@ void CsvScanner::feed(char const *data, std::size_t size)
   {
     if (m_utf8.step(c) == Utf8Decoder::Step::invalid)
     {
-      fail(CsvProblem::invalid_utf8, record_name(current_record()) +
-                                       " is not valid UTF-8: "
-                                       "unexpected byte " +
-                                       hex_byte(c) + " at file offset " +
-                                       std::to_string(m_offset + i));
+      fail(CsvProblem::invalid_utf8,
+           record_name(current_record()) + ", " + column_name() +
+             " is not valid UTF-8: "
+             "unexpected byte " +
+             hex_byte(c) + " at file offset " + std::to_string(m_offset + i));
       return false;
     }
   }
@@ -193,10 +210,12 @@ void CsvScanner::feed(char const *data, std::size_t size)
 [[gnu::always_inline]] inline CsvScanner::Next CsvScanner::advance(
   unsigned char c)
 {
+  auto const quote = static_cast<unsigned char>(m_dialect.quote);
+  auto const delimiter = static_cast<unsigned char>(m_dialect.delimiter);
   switch (m_state)
   {
   case st_field_start:
-    if (c == '"')
+    if (c == quote)
     {
       m_state = st_quoted;
       return Next::more;
@@ -204,12 +223,12 @@ void CsvScanner::feed(char const *data, std::size_t size)
     m_state = st_unquoted;
     [[fallthrough]];
   case st_unquoted:
-    if (c == ',')
+    if (c == delimiter)
     {
       ++m_fields;
       m_state = st_field_start;
     }
-    else if (c == '"')
+    else if (c == quote)
     {
       fail(CsvProblem::quoting,
            record_name(current_record()) +
@@ -221,11 +240,11 @@ void CsvScanner::feed(char const *data, std::size_t size)
     else if (c == '\n') { return Next::record_lf; }
     return Next::more;
   case st_quoted:
-    if (c == '"') m_state = st_quote_seen;
+    if (c == quote) m_state = st_quote_seen;
     return Next::more;
   case st_quote_seen:
-    if (c == '"') { m_state = st_quoted; }
-    else if (c == ',')
+    if (c == quote) { m_state = st_quoted; }
+    else if (c == delimiter)
     {
       ++m_fields;
       m_state = st_field_start;
@@ -284,12 +303,12 @@ void CsvScanner::scan(char const *data, std::size_t size)
     // Fast path: plain ASCII in the middle of a line and of a field, up to
     // the record size limit (the byte past it takes the slow path).
     if (m_state <= st_quoted and m_line == ln_other and m_utf8.idle() and
-        plain[p[i]])
+        m_plain[p[i]])
     {
       std::size_t const room = max - m_record_len;
       std::size_t const stop = (size - i > room) ? i + room : size;
       std::size_t j = i;
-      while (j < stop and plain[p[j]]) ++j;
+      while (j < stop and m_plain[p[j]]) ++j;
       if (j > i)
       {
         m_record_len += j - i;

@@ -1,4 +1,5 @@
 #pragma once
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -44,12 +45,24 @@ struct CsvLimits
   std::size_t max_header_fields = 64;
 };
 
+/// The characters a file's records are written with (a source's format,
+/// io/file_format.hpp); the default is the contract's.
+struct CsvDialect
+{
+  char delimiter = ',';
+  char quote = '"';
+  /// false: no header line; the first line is record 1, and the header
+  /// the sink is given names the positions "1", "2", ...
+  bool header = true;
+};
+
 /// Receives what the scanner finds, in file order.
 class CsvSink
 {
 public:
   virtual ~CsvSink() = default;
-  /// Once, with the unquoted header names (BOM already stripped).
+  /// Once, with the unquoted header names (BOM already stripped), or the
+  /// positions' numbers for a file without a header.
   virtual void on_header(std::vector<std::string> const &names) = 0;
   /// Once per data record: its raw bytes without the line terminator
   /// (quotes kept as in the file), valid only during the call.
@@ -68,13 +81,18 @@ public:
 class CsvScanner
 {
 public:
-  explicit CsvScanner(CsvSink &sink, CsvLimits limits = {});
+  explicit CsvScanner(CsvSink &sink, CsvLimits limits = {},
+                      CsvDialect dialect = {});
 
   /// Scan the next chunk; throws std::logic_error after finish().
   void feed(char const *data, std::size_t size);
   /// End of input: emits a last record without terminator, checks for an
   /// unterminated quote and an empty file.
   void finish();
+
+  /// Stop with csv.encoding at the current position: what names the bytes
+  /// (the caller decoded them), the scanner adds the record and column.
+  void fail_encoding(std::string const &what);
 
   /// The first problem, if any.
   std::optional<CsvIssue> const &issue() const noexcept;
@@ -102,6 +120,7 @@ private:
   void fail(CsvProblem problem, std::string detail);
   void fail_blank_lines();
   std::uint64_t current_record() const noexcept;
+  std::string column_name() const;
 
   CsvSink &m_sink;
   CsvLimits m_limits;
@@ -111,10 +130,13 @@ private:
   std::uint64_t m_records = 0;
   std::uint64_t m_bytes = 0;
   // Implementation state; the meaning of each value is in csv_scan.cpp.
-  std::string m_carry;          ///< start of a record cut by a chunk end
-  std::uint64_t m_offset = 0;   ///< file offset of the next byte scanned
-  std::size_t m_record_len = 0; ///< bytes of the current record so far
-  std::size_t m_fields = 0;     ///< commas seen in the current record
+  CsvDialect m_dialect;
+  std::array<bool, 256> m_plain{};  ///< bytes the fast path may skip
+  std::vector<std::string> m_names; ///< the header's, for messages
+  std::string m_carry;              ///< start of a record cut by a chunk end
+  std::uint64_t m_offset = 0;       ///< file offset of the next byte scanned
+  std::size_t m_record_len = 0;     ///< bytes of the current record so far
+  std::size_t m_fields = 0;         ///< commas seen in the current record
   std::size_t m_header_fields = 0;
   std::uint64_t m_lines_ended = 0; ///< LFs seen, quoted ones included
   std::uint64_t m_blank_lines = 0; ///< blank lines since the last record

@@ -66,5 +66,6 @@ inline std::string fields_phrase(std::size_t n)
 
 /// Split a header line the scanner has already checked into unquoted
 /// names.
-std::vector<std::string> split_header(std::string_view raw, std::size_t count);
+std::vector<std::string> split_header(std::string_view raw, std::size_t count,
+                                      char delimiter, char quote);
 } // namespace loader::io::csv_detail

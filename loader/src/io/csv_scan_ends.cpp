@@ -11,7 +11,8 @@ namespace loader::io
 {
 namespace csv_detail
 {
-std::vector<std::string> split_header(std::string_view raw, std::size_t count)
+std::vector<std::string> split_header(std::string_view raw, std::size_t count,
+                                      char delimiter, char quote)
 {
   std::vector<std::string> names;
   names.reserve(count);
@@ -19,14 +20,14 @@ std::vector<std::string> split_header(std::string_view raw, std::size_t count)
   for (;;)
   {
     std::string name;
-    if (k < raw.size() and raw[k] == '"')
+    if (k < raw.size() and raw[k] == quote)
     {
       for (++k; k < raw.size(); ++k)
       {
-        if (raw[k] != '"') { name.push_back(raw[k]); }
-        else if (k + 1 < raw.size() and raw[k + 1] == '"')
+        if (raw[k] != quote) { name.push_back(raw[k]); }
+        else if (k + 1 < raw.size() and raw[k + 1] == quote)
         {
-          name.push_back('"');
+          name.push_back(quote);
           ++k;
         }
         else
@@ -38,11 +39,12 @@ std::vector<std::string> split_header(std::string_view raw, std::size_t count)
     }
     else
     {
-      for (; k < raw.size() and raw[k] != ','; ++k) name.push_back(raw[k]);
+      for (; k < raw.size() and raw[k] != delimiter; ++k)
+        name.push_back(raw[k]);
     }
     names.push_back(std::move(name));
     if (k >= raw.size()) break;
-    ++k; // the comma
+    ++k; // the delimiter
   }
   return names;
 }
@@ -95,7 +97,20 @@ void CsvScanner::end_header(std::string_view raw)
            std::to_string(m_limits.max_header_fields) + " are allowed");
     return;
   }
-  std::vector<std::string> const names = split_header(raw, count);
+  if (not m_dialect.header)
+  {
+    // No header line: the positions are the names, and this line is the
+    // first record (end_record goes on with it).
+    std::vector<std::string> positions;
+    for (std::size_t k = 1; k <= count; ++k)
+      positions.push_back(std::to_string(k));
+    m_header_fields = count;
+    m_header_done = true;
+    m_sink.on_header(positions);
+    return;
+  }
+  std::vector<std::string> const names = split_header(
+    raw, count, m_dialect.delimiter, m_dialect.quote);
   for (std::size_t k = 0; k < names.size(); ++k)
   {
     if (names[k].empty())
@@ -108,32 +123,39 @@ void CsvScanner::end_header(std::string_view raw)
   }
   m_header_fields = count;
   m_header_done = true;
+  m_names = names;
   m_sink.on_header(names);
 }
 
 void CsvScanner::end_record(std::string_view raw, bool terminated, bool crlf)
 {
+  // Without a header, the first line is both: the field count and record 1.
+  bool header_line = false;
   if (not m_header_done)
   {
     if (raw.empty())
     {
       fail(CsvProblem::blank_line,
-           "line 1 is blank; the file must start with the header line");
+           m_dialect.header
+             ? "line 1 is blank; the file must start with the header line"
+             : "line 1 is blank; the file must start with a record");
       return;
     }
     end_header(raw);
     if (m_issue) return;
-    // The header line's terminator decides for the whole file.
+    // The first line's terminator decides for the whole file.
     if (terminated) m_crlf = crlf;
+    header_line = m_dialect.header;
   }
-  else
+  if (not header_line)
   {
     if (terminated and crlf != m_crlf)
     {
-      fail(CsvProblem::line_endings, record_name(current_record()) +
-                                       " ends with " + (crlf ? "CRLF" : "LF") +
-                                       " but the header line ends with " +
-                                       (m_crlf ? "CRLF" : "LF"));
+      fail(CsvProblem::line_endings,
+           record_name(current_record()) + " ends with " +
+             (crlf ? "CRLF" : "LF") + " but " +
+             (m_dialect.header ? "the header line" : "record 1") +
+             " ends with " + (m_crlf ? "CRLF" : "LF"));
       return;
     }
     if (raw.empty())
@@ -150,7 +172,8 @@ void CsvScanner::end_record(std::string_view raw, bool terminated, bool crlf)
     {
       fail(CsvProblem::column_count,
            record_name(current_record()) + " has " + fields_phrase(fields) +
-             "; the header has " + std::to_string(m_header_fields));
+             (m_dialect.header ? "; the header has " : "; record 1 has ") +
+             std::to_string(m_header_fields));
       return;
     }
     ++m_records;

@@ -43,11 +43,13 @@ std::string_view name_of(Compression c) noexcept
   return "none";
 }
 
-std::uint64_t default_decompressed_limit(std::uint64_t delivered) noexcept
+std::uint64_t default_decompressed_limit(std::uint64_t delivered,
+                                         std::uint32_t expansion) noexcept
 {
-  // 20 times, computed without overflow for any 64-bit size.
-  if (delivered >= ten_gib / 20) return ten_gib;
-  return std::min(delivered * 20, ten_gib);
+  // Computed without overflow for any 64-bit size.
+  if (expansion == 0) expansion = 1;
+  if (delivered >= ten_gib / expansion) return ten_gib;
+  return std::min(delivered * expansion, ten_gib);
 }
 
 /// What both formats share: the bounded hand-over to the sink and the

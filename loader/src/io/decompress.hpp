@@ -30,9 +30,10 @@ Compression compression_of(std::string_view head) noexcept;
 std::string_view name_of(Compression c) noexcept;
 
 /// The decompressed size a delivered file of delivered bytes may reach when
-/// its source sets no limit: 20 times the delivered size or 10 GiB,
-/// whichever is smaller.
-std::uint64_t default_decompressed_limit(std::uint64_t delivered) noexcept;
+/// its source sets no limit: expansion (its format's max_expansion, 20 by
+/// default) times the delivered size or 10 GiB, whichever is smaller.
+std::uint64_t default_decompressed_limit(
+  std::uint64_t delivered, std::uint32_t expansion = 20) noexcept;
 
 /// Why decompression stopped early.
 enum class DecompressProblem

@@ -15,6 +15,7 @@
 #include "core/errors.hpp"
 #include "io/decompress.hpp"
 #include "io/sha256.hpp"
+#include "io/transcode.hpp"
 
 namespace loader::io
 {
@@ -72,6 +73,43 @@ std::uint64_t size_of(std::FILE *f)
   return static_cast<std::uint64_t>(st.st_size);
 }
 
+/// What the bytes pass through on their way to the scanner: as they are
+/// (UTF-8), or turned into UTF-8 from the declared encoding.  A byte that
+/// cannot be read stops the scan there, the scanner naming the record and
+/// column it fell in.
+class ToScanner
+{
+public:
+  ToScanner(CsvScanner &scanner, Encoding encoding) : m_scanner{scanner}
+  {
+    if (encoding != Encoding::utf8) m_transcoder.emplace(encoding);
+  }
+
+  void operator()(char const *data, std::size_t size)
+  {
+    if (not m_transcoder)
+    {
+      m_scanner.feed(data, size);
+      return;
+    }
+    if (m_stopped) return;
+    m_utf8.clear();
+    auto const stop = m_transcoder->convert(data, size, m_utf8);
+    m_scanner.feed(m_utf8.data(), m_utf8.size());
+    if (stop)
+    {
+      m_stopped = true;
+      m_scanner.fail_encoding(stop->what);
+    }
+  }
+
+private:
+  CsvScanner &m_scanner;
+  std::optional<Transcoder> m_transcoder;
+  std::string m_utf8;
+  bool m_stopped = false;
+};
+
 /// A compressed delivery: sha sees the delivered bytes, the scanner the
 /// decompressed ones.  A problem of the stream ends the scan with a file
 /// issue (the rest of the file is still hashed: the batch is named by all
@@ -81,12 +119,17 @@ std::optional<CsvIssue> read_compressed(std::FILE *f, std::string const &path,
                                         std::size_t n, Sha256 &sha,
                                         CsvScanner &scanner,
                                         std::uint64_t &size,
-                                        std::optional<std::uint64_t> limit)
+                                        ReadOptions const &read)
 {
   std::uint64_t const delivered = size_of(f);
+  ToScanner to_scanner{scanner, read.format.encoding};
   Decompressor d{
-    format, limit ? *limit : default_decompressed_limit(delivered), delivered,
-    [&scanner](char const *p, std::size_t k) { scanner.feed(p, k); }};
+    format,
+    read.max_decompressed_bytes
+      ? *read.max_decompressed_bytes
+      : default_decompressed_limit(delivered, read.format.max_expansion),
+    delivered,
+    [&to_scanner](char const *p, std::size_t k) { to_scanner(p, k); }};
   for (;;)
   {
     sha.update(buffer, n);
@@ -111,21 +154,21 @@ std::optional<CsvIssue> read_compressed(std::FILE *f, std::string const &path,
 /// Returns a problem of the compressed stream, if any.
 std::optional<CsvIssue> read_all(std::FILE *f, std::string const &path,
                                  Sha256 &sha, CsvScanner &scanner,
-                                 std::uint64_t &size,
-                                 std::optional<std::uint64_t> limit)
+                                 std::uint64_t &size, ReadOptions const &read)
 {
   std::unique_ptr<char[]> buffer{new char[read_chunk]};
   std::size_t n = read_some(f, path, buffer.get());
   if (Compression const format = compression_of({buffer.get(), n});
       format != Compression::none)
     return read_compressed(f, path, format, buffer.get(), n, sha, scanner,
-                           size, limit);
+                           size, read);
+  ToScanner to_scanner{scanner, read.format.encoding};
   for (;;)
   {
     if (n > 0)
     {
       sha.update(buffer.get(), n);
-      scanner.feed(buffer.get(), n);
+      to_scanner(buffer.get(), n);
       size += n;
     }
     if (n < read_chunk) break;
@@ -151,35 +194,39 @@ private:
 
 } // namespace
 
-FileScan scan_file(std::string const &path,
-                   std::optional<std::uint64_t> max_decompressed_bytes)
+CsvDialect dialect_of(FileFormat const &f)
+{
+  return {f.delimiter, f.quote, f.header};
+}
+
+FileScan scan_file(std::string const &path, ReadOptions const &read)
 {
   File f{open_input(path)};
   FileScan out;
   HeaderSink sink{out.header};
-  CsvScanner scanner{sink};
+  CsvScanner scanner{sink, {}, dialect_of(read.format)};
   Sha256 sha;
   std::optional<CsvIssue> const stream_issue{
-    read_all(f.get(), path, sha, scanner, out.size, max_decompressed_bytes)};
+    read_all(f.get(), path, sha, scanner, out.size, read)};
   out.sha256 = sha.hex();
   out.had_bom = scanner.had_bom();
   out.records = scanner.records();
   out.trailing_blank_lines = scanner.trailing_blank_lines();
   // A broken stream outranks what the scanner made of its bytes.
   out.issue = stream_issue ? stream_issue : scanner.issue();
-  out.max_decompressed_bytes = max_decompressed_bytes;
+  out.read = read;
   return out;
 }
 
 StreamResult stream_file(std::string const &path, CsvSink &sink,
-                         std::optional<std::uint64_t> max_decompressed_bytes)
+                         ReadOptions const &read)
 {
   File f{open_input(path)};
-  CsvScanner scanner{sink};
+  CsvScanner scanner{sink, {}, dialect_of(read.format)};
   Sha256 sha;
   std::uint64_t size = 0;
   std::optional<CsvIssue> const stream_issue{
-    read_all(f.get(), path, sha, scanner, size, max_decompressed_bytes)};
+    read_all(f.get(), path, sha, scanner, size, read)};
   StreamResult out;
   out.sha256 = sha.hex();
   out.records = scanner.records();

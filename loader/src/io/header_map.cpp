@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "io/file_format.hpp"
+
 namespace loader::io
 {
 namespace
@@ -110,6 +112,47 @@ HeaderMapping map_header(std::vector<std::string> const &names,
   for (auto const &c : contract)
     if (c.required and not contains(names, c.name))
       m.missing_required.emplace_back(c.name);
+  return m;
+}
+
+HeaderMapping map_header(std::vector<std::string> const &names,
+                         bool allow_unknown_columns, FileFormat const &format)
+{
+  std::vector<std::string> read{names};
+  if (format.header)
+  {
+    for (std::string &name : read)
+      if (auto const it = format.renames.find(name);
+          it != format.renames.end())
+        name = it->second;
+  }
+  else
+  {
+    // Positions past the format's list are unknown columns, named by
+    // their number; a position the list skips (null) is read past.
+    for (std::size_t k = 0; k < read.size(); ++k)
+    {
+      if (k >= format.positions.size()) continue;
+      read[k] = format.positions[k].empty() ? std::string{}
+                                            : format.positions[k];
+    }
+  }
+  HeaderMapping m{map_header(read, allow_unknown_columns)};
+  // Skipped positions: neither unknown nor duplicated.
+  auto const skipped = [](std::string const &n) { return n.empty(); };
+  m.unknown.erase(std::remove_if(m.unknown.begin(), m.unknown.end(), skipped),
+                  m.unknown.end());
+  m.duplicated.erase(
+    std::remove_if(m.duplicated.begin(), m.duplicated.end(), skipped),
+    m.duplicated.end());
+  if (not format.header)
+    for (std::string &u : m.unknown) u = "at position " + u;
+  m.missing_required.erase(
+    std::remove_if(m.missing_required.begin(), m.missing_required.end(),
+                   [&format](std::string const &c) {
+                     return format.defaults.count(c) != 0;
+                   }),
+    m.missing_required.end());
   return m;
 }
 

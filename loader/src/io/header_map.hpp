@@ -45,4 +45,13 @@ struct HeaderMapping
 /// Names are matched exactly (case-sensitive, no trimming).
 HeaderMapping map_header(std::vector<std::string> const &names,
                          bool allow_unknown_columns);
+
+struct FileFormat;
+/// As a source's format reads the file: a delivered name its columns map
+/// renames is read as that contract column (other names as they are);
+/// without a header, the names are the positions ("1", "2", ...) and
+/// columns lists the contract column at each.  A required column the
+/// file lacks but the format gives a default is not missing.
+HeaderMapping map_header(std::vector<std::string> const &names,
+                         bool allow_unknown_columns, FileFormat const &format);
 } // namespace loader::io

@@ -1,9 +1,11 @@
 #include "io/pipeline.hpp"
 
+#include <optional>
 #include <thread>
 #include <utility>
 
 #include "io/csv_fields.hpp"
+#include "io/format_read.hpp"
 #include "io/typed_copy.hpp"
 
 namespace loader::io
@@ -86,8 +88,13 @@ public:
           m_pass{pass},
           m_queue{queue},
           m_chunk_bytes{chunk_bytes},
+          m_splitter{pass.read.format.delimiter, pass.read.format.quote},
           m_checker{*pass.currencies, pass.business_date}
   {
+    // Only a format that converts values needs the reader; the contract's
+    // own format (and a mere dialect or encoding) maps fields directly.
+    if (pass.read.format.converts_values())
+      m_reader.emplace(pass.read.format, *pass.mapping);
     m_chunk = m_queue.take_empty();
     m_chunk.bytes.reserve(m_chunk_bytes + m_chunk_bytes / 4);
     append_typed_header(m_chunk.bytes);
@@ -107,14 +114,28 @@ public:
       changed = true;
       return;
     }
-    for (std::size_t c = 0; c < col::count; ++c)
+    if (m_reader)
     {
-      std::size_t const at = m_pass.mapping->position[c];
-      m_record[c] = at == absent_column ? Field{} : fields[at];
+      m_reader->read(fields, m_record, m_read);
+      m_checker.check(m_record, m_verdict, m_read.unreadable);
+      std::string const note = m_verdict.failed != 0
+                                 ? m_reader->note(m_record, m_read,
+                                                  m_verdict.failed)
+                                 : std::string{};
+      append_typed_row(m_chunk.bytes, m_pass.batch_id, record_no, m_record,
+                       m_verdict, *m_pass.bits, &m_read.delivered, note);
     }
-    m_checker.check(m_record, m_verdict);
-    append_typed_row(m_chunk.bytes, m_pass.batch_id, record_no, m_record,
-                     m_verdict, *m_pass.bits);
+    else
+    {
+      for (std::size_t c = 0; c < col::count; ++c)
+      {
+        std::size_t const at = m_pass.mapping->position[c];
+        m_record[c] = at == absent_column ? Field{} : fields[at];
+      }
+      m_checker.check(m_record, m_verdict);
+      append_typed_row(m_chunk.bytes, m_pass.batch_id, record_no, m_record,
+                       m_verdict, *m_pass.bits);
+    }
     ++m_chunk.records;
     if (m_chunk.bytes.size() >= m_chunk_bytes) hand_over();
   }
@@ -145,6 +166,8 @@ private:
   std::size_t m_chunk_bytes;
   FieldSplitter m_splitter;
   RecordChecker m_checker;
+  std::optional<FormatReader> m_reader;
+  RecordRead m_read;
   RecordFields m_record{};
   Verdict m_verdict;
   Chunk m_chunk;
@@ -161,7 +184,7 @@ TypedResult stream_typed_rows(std::string const &path, TypedPass const &pass,
     try
     {
       TypedSink sink{pass, queue, chunk_bytes};
-      result.file = stream_file(path, sink, pass.max_decompressed_bytes);
+      result.file = stream_file(path, sink, pass.read);
       sink.flush();
       result.sent = sink.sent;
       result.header_changed = sink.changed;

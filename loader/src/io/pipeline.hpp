@@ -81,9 +81,9 @@ struct TypedPass
   RuleBits const *bits = nullptr;
   Currencies const *currencies = nullptr;
   std::string business_date; ///< YYYY-MM-DD
-  /// Pass 1's decompressed-size limit (a compressed file; nullopt: the
-  /// default), so both passes stop at the same byte.
-  std::optional<std::uint64_t> max_decompressed_bytes;
+  /// How pass 1 read the file (limit, format), so both passes read the
+  /// same records and stop at the same byte.
+  ReadOptions read;
 };
 
 /// What pass 2 read and what it sent.

@@ -182,13 +182,14 @@ Kind check_codes(RecordFields const &f, Failed &fail)
 /// invoice_date (required, not after the business date) and due_date
 /// (optional, not before the invoice date).
 void check_dates(RecordFields const &f, std::string_view business_date,
-                 Verdict &out, Failed &fail)
+                 RuleSet unreadable, Verdict &out, Failed &fail)
 {
   std::string_view const idate{f[col::invoice_date].text};
   out.invoice_date_ok = false;
   if (idate.empty())
     fail(Rule::invoice_date_missing);
-  else if (not is_iso_date(idate))
+  else if ((unreadable & bit_of(Rule::invoice_date_format)) != 0 or
+           not is_iso_date(idate))
     fail(Rule::invoice_date_format);
   else
   {
@@ -200,7 +201,8 @@ void check_dates(RecordFields const &f, std::string_view business_date,
   std::string_view const ddate{f[col::due_date].text};
   out.due_date_ok = false;
   if (ddate.empty()) return;
-  if (not is_iso_date(ddate))
+  if ((unreadable & bit_of(Rule::due_date_format)) != 0 or
+      not is_iso_date(ddate))
     fail(Rule::due_date_format);
   else
   {
@@ -213,8 +215,8 @@ void check_dates(RecordFields const &f, std::string_view business_date,
 /// The three amounts: present, plain decimals, within the currency's minor
 /// unit (unit < 0: unknown currency, precision not judged), net + tax =
 /// gross, and the sign the document type asks for.
-void check_amounts(RecordFields const &f, int unit, Kind kind, Verdict &out,
-                   Failed &fail)
+void check_amounts(RecordFields const &f, int unit, Kind kind,
+                   RuleSet unreadable, Verdict &out, Failed &fail)
 {
   struct Amount
   {
@@ -231,7 +233,8 @@ void check_amounts(RecordFields const &f, int unit, Kind kind, Verdict &out,
                Rule::gross_amount_format, Rule::gross_amount_precision}})
   {
     std::string_view const text{f[a.column].text};
-    *a.value = parse_decimal(text);
+    *a.value = (unreadable & bit_of(a.format)) != 0 ? Decimal{}
+                                                    : parse_decimal(text);
     if (text.empty())
       fail(a.missing);
     else if (not a.value->readable)
@@ -269,14 +272,15 @@ int RecordChecker::check_currency(RecordFields const &f, RuleSet &failed)
   return m_last_unit;
 }
 
-void RecordChecker::check(RecordFields const &f, Verdict &out)
+void RecordChecker::check(RecordFields const &f, Verdict &out,
+                          RuleSet unreadable)
 {
   Failed fail;
   check_key(f, out, fail);
   Kind const kind = check_codes(f, fail);
-  check_dates(f, m_business_date, out, fail);
+  check_dates(f, m_business_date, unreadable, out, fail);
   out.minor_unit = check_currency(f, fail.bits);
-  check_amounts(f, out.minor_unit, kind, out, fail);
+  check_amounts(f, out.minor_unit, kind, unreadable, out, fail);
   out.failed = fail.bits;
   if (fail.bits == 0) canonicalize(f, out);
 }

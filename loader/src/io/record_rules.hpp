@@ -175,7 +175,9 @@ public:
   /// business_date: YYYY-MM-DD.
   RecordChecker(Currencies const &currencies, std::string business_date);
   /// Fills out (its strings keep their capacity from call to call).
-  void check(RecordFields const &f, Verdict &out);
+  /// unreadable: the format rules of values a source's format could not
+  /// read (io/format_read.hpp); they fail, whatever their text.
+  void check(RecordFields const &f, Verdict &out, RuleSet unreadable = 0);
 
 private:
   int check_currency(RecordFields const &f, RuleSet &failed);

@@ -63,7 +63,7 @@ std::size_t size_hint(RecordFields const &f, bool passed) noexcept
 {
   std::size_t texts = 0;
   for (Field const &field : f) texts += field.text.size();
-  return 320 + (passed ? texts : 2 * texts);
+  return 336 + (passed ? texts : 3 * texts);
 }
 } // namespace
 
@@ -79,7 +79,8 @@ void append_typed_trailer(std::string &out)
 
 void append_typed_row(std::string &out, std::int64_t batch_id,
                       std::uint64_t record_no, RecordFields const &f,
-                      Verdict const &v, RuleBits const &bits)
+                      Verdict const &v, RuleBits const &bits,
+                      RecordFields const *delivered, std::string_view note)
 {
   if (record_no > std::numeric_limits<std::int32_t>::max())
     throw LoaderError{ErrorKind::data,
@@ -118,6 +119,7 @@ void append_typed_row(std::string &out, std::int64_t batch_id,
       std::string_view{reinterpret_cast<char const *>(v.content_hash.data()),
                        v.content_hash.size()});
     w.null(); // no raw fields
+    w.null(); // no note
     return;
   }
 
@@ -127,6 +129,8 @@ void append_typed_row(std::string &out, std::int64_t batch_id,
     put_amount(w, *d, d->fraction.size());
   put_field(w, f[col::description]);
   w.null(); // no content hash
-  w.text_array(f.data(), f.size());
+  RecordFields const &raw = delivered ? *delivered : f;
+  w.text_array(raw.data(), raw.size());
+  put_or_null(w, note);
 }
 } // namespace loader::io

@@ -160,7 +160,8 @@ as $$
            'problems', p_problems, 'manifest', p_manifest,
            'expect_count', p_expect_count, 'expect_total', p_expect_total,
            'run_id', pg_catalog.gen_random_uuid(), 'host', 'sqltest',
-           'pid', pg_catalog.pg_backend_pid(), 'file_records', p_file_records)
+           'pid', pg_catalog.pg_backend_pid(), 'file_records', p_file_records,
+           'format_version', null, 'defaults', '[]'::jsonb)
 $$;
 
 -- What the loader does for one file up to the staged checkpoint:
