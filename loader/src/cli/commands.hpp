@@ -7,6 +7,7 @@ namespace loader::cli
 {
 CommandSpec migrate_command();
 CommandSpec source_add_command();
+CommandSpec source_check_command();
 CommandSpec load_command();
 CommandSpec catch_up_command();
 CommandSpec status_command();

@@ -129,7 +129,7 @@ FirstPass parse_global(int argc, char const *const argv[])
 }
 
 /// The command the words name, consuming a subcommand word from rest.
-/// For `source` (only "source add" exists) the subcommand is required;
+/// For `source` ("source add", "source check") the subcommand is required;
 /// for `notify` ("notify" and "notify resolve") it is optional.  With
 /// for_help, a missing subcommand picks the first one instead of failing.
 CommandSpec const *find_command(std::string const &word,
