@@ -25,6 +25,8 @@ Result source_add(std::string const &dsn, SourceAddRequest const &request)
             (s.max_decompressed_bytes
                ? std::to_string(*s.max_decompressed_bytes) + " bytes"
                : std::string{"20 times the file, at most 10 GiB"}) +
+            (s.require_approval ? ", approval required (four eyes)"
+                                : ", no approval required") +
             "\n"};
 }
 } // namespace loader::flows
