@@ -151,6 +151,7 @@ CREATE TABLE ingest.source (
     max_decompressed_bytes bigint,
     locked_through date,
     format_version integer,
+    require_approval boolean DEFAULT false NOT NULL,
     CONSTRAINT source_check CHECK (((policy = 'partial'::text) = (max_rejected_share IS NOT NULL))),
     CONSTRAINT source_max_decompressed_bytes_check CHECK (((max_decompressed_bytes >= 1) AND (max_decompressed_bytes <= '1125899906842624'::bigint))),
     CONSTRAINT source_max_input_bytes_check CHECK (((max_input_bytes >= 1) AND (max_input_bytes <= '1125899906842624'::bigint))),
@@ -189,6 +190,19 @@ CREATE FUNCTION ingest.analyze_staging(p_step text, p_batch_id bigint) RETURNS v
 
 
 ALTER FUNCTION ingest.analyze_staging(p_step text, p_batch_id bigint) OWNER TO invoice_owner;
+
+--
+-- Name: approve_batch(bigint, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.approve_batch(p_batch_id bigint, p_reason text) RETURNS TABLE(action_id bigint, batch_id bigint, state text, watermark date, counts jsonb)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.approve_batch(p_batch_id bigint, p_reason text) OWNER TO invoice_owner;
 
 --
 -- Name: attempt; Type: TABLE; Schema: ingest; Owner: invoice_owner
@@ -309,6 +323,19 @@ CREATE FUNCTION ingest.clear_typed_staging(p_batch_id bigint) RETURNS void
 
 
 ALTER FUNCTION ingest.clear_typed_staging(p_batch_id bigint) OWNER TO invoice_owner;
+
+--
+-- Name: confirm_action(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.confirm_action(p_action_id bigint) RETURNS TABLE(action_id bigint, requested_action text, requested_by text, confirmed_by text, result jsonb)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.confirm_action(p_action_id bigint) OWNER TO invoice_owner;
 
 --
 -- Name: consume_replay(bigint, bigint, jsonb, integer, numeric); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -878,6 +905,19 @@ CREATE FUNCTION ingest.refuse_unscoped_staging(p_batch_ids bigint[]) RETURNS voi
 ALTER FUNCTION ingest.refuse_unscoped_staging(p_batch_ids bigint[]) OWNER TO invoice_owner;
 
 --
+-- Name: reject_batch(bigint, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.reject_batch(p_batch_id bigint, p_reason text) RETURNS TABLE(action_id bigint, batch_id bigint, state text, withdrawn_versions integer, restored_versions integer)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.reject_batch(p_batch_id bigint, p_reason text) OWNER TO invoice_owner;
+
+--
 -- Name: reject_closed_period(bigint, date); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -966,6 +1006,50 @@ CREATE FUNCTION ingest.replay_batch(p_batch_id bigint, p_reason text) RETURNS TA
 
 
 ALTER FUNCTION ingest.replay_batch(p_batch_id bigint, p_reason text) OWNER TO invoice_owner;
+
+--
+-- Name: request_confirmation(text, text, bigint, date, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.request_confirmation(p_action text, p_source text, p_batch_id bigint, p_date date, p_reason text) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.request_confirmation(p_action text, p_source text, p_batch_id bigint, p_date date, p_reason text) OWNER TO invoice_owner;
+
+--
+-- Name: pending_publication; Type: TABLE; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TABLE ingest.pending_publication (
+    source text NOT NULL,
+    batch_id bigint NOT NULL,
+    attempt_id bigint,
+    published_at timestamp with time zone NOT NULL,
+    written_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    counts jsonb NOT NULL,
+    awaits_approval boolean DEFAULT false NOT NULL,
+    approved_by_action bigint
+);
+
+
+ALTER TABLE ingest.pending_publication OWNER TO invoice_owner;
+
+--
+-- Name: require_awaiting_approval(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.require_awaiting_approval(p_batch_id bigint) RETURNS ingest.pending_publication
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.require_awaiting_approval(p_batch_id bigint) OWNER TO invoice_owner;
 
 --
 -- Name: require_operator(text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -1083,6 +1167,19 @@ CREATE FUNCTION ingest.set_period_lock(p_source text, p_close boolean, p_through
 
 
 ALTER FUNCTION ingest.set_period_lock(p_source text, p_close boolean, p_through date, p_reason text) OWNER TO invoice_owner;
+
+--
+-- Name: set_source_approval(text, boolean); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.set_source_approval(p_source text, p_require boolean) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.set_source_approval(p_source text, p_require boolean) OWNER TO invoice_owner;
 
 --
 -- Name: set_source_format(text, jsonb); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -1666,6 +1763,20 @@ CREATE TABLE ingest.batch_transition (
 ALTER TABLE ingest.batch_transition OWNER TO invoice_owner;
 
 --
+-- Name: confirmation; Type: TABLE; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE TABLE ingest.confirmation (
+    request_action_id bigint NOT NULL,
+    db_user text DEFAULT SESSION_USER NOT NULL,
+    at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    xact bigint DEFAULT txid_current() NOT NULL
+);
+
+
+ALTER TABLE ingest.confirmation OWNER TO invoice_owner;
+
+--
 -- Name: currency; Type: TABLE; Schema: ingest; Owner: invoice_owner
 --
 
@@ -1791,11 +1902,17 @@ CREATE TABLE ingest.operator_action (
     notification_id bigint,
     source text,
     period_through date,
-    CONSTRAINT operator_action_action_check CHECK ((action = ANY (ARRAY['replay'::text, 'revert'::text, 'notification_resolve'::text, 'period_close'::text, 'period_reopen'::text]))),
-    CONSTRAINT operator_action_check CHECK (((action = ANY (ARRAY['notification_resolve'::text, 'period_close'::text, 'period_reopen'::text])) OR (batch_id IS NOT NULL))),
+    requested_action text,
+    to_date date,
+    confirms_action bigint,
+    requested_by text,
+    CONSTRAINT operator_action_action_check CHECK ((action = ANY (ARRAY['replay'::text, 'revert'::text, 'notification_resolve'::text, 'period_close'::text, 'period_reopen'::text, 'approve'::text, 'reject'::text, 'request'::text]))),
+    CONSTRAINT operator_action_check CHECK (((action = ANY (ARRAY['notification_resolve'::text, 'period_close'::text, 'period_reopen'::text, 'request'::text])) OR (batch_id IS NOT NULL))),
     CONSTRAINT operator_action_check1 CHECK (((action <> 'notification_resolve'::text) OR (notification_id IS NOT NULL))),
     CONSTRAINT operator_action_period_check CHECK (((action <> ALL (ARRAY['period_close'::text, 'period_reopen'::text])) OR (source IS NOT NULL))),
-    CONSTRAINT operator_action_reason_check CHECK ((btrim(reason) <> ''::text))
+    CONSTRAINT operator_action_reason_check CHECK ((btrim(reason) <> ''::text)),
+    CONSTRAINT operator_action_request_check CHECK ((((action = 'request'::text) = (requested_action IS NOT NULL)) AND ((action <> 'request'::text) OR (source IS NOT NULL)))),
+    CONSTRAINT operator_action_requested_action_check CHECK ((requested_action = ANY (ARRAY['replay'::text, 'revert'::text, 'revert_to_date'::text, 'period_reopen'::text])))
 );
 
 
@@ -1828,22 +1945,6 @@ ALTER TABLE ingest.outbox ALTER COLUMN notification_id ADD GENERATED ALWAYS AS I
     CACHE 1
 );
 
-
---
--- Name: pending_publication; Type: TABLE; Schema: ingest; Owner: invoice_owner
---
-
-CREATE TABLE ingest.pending_publication (
-    source text NOT NULL,
-    batch_id bigint NOT NULL,
-    attempt_id bigint,
-    published_at timestamp with time zone NOT NULL,
-    written_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
-    counts jsonb NOT NULL
-);
-
-
-ALTER TABLE ingest.pending_publication OWNER TO invoice_owner;
 
 --
 -- Name: rejection_row; Type: TABLE; Schema: ingest; Owner: invoice_owner
@@ -1966,7 +2067,8 @@ CREATE VIEW ingest.source_overview AS
     s.format_version,
     ( SELECT f.format
            FROM ingest.source_format f
-          WHERE ((f.source = s.source) AND (f.version = s.format_version))) AS file_format
+          WHERE ((f.source = s.source) AND (f.version = s.format_version))) AS file_format,
+    s.require_approval
    FROM ingest.source s;
 
 
@@ -2302,6 +2404,14 @@ ALTER TABLE ONLY ingest.batch_transition
 
 
 --
+-- Name: confirmation confirmation_pkey; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.confirmation
+    ADD CONSTRAINT confirmation_pkey PRIMARY KEY (request_action_id);
+
+
+--
 -- Name: currency currency_pkey; Type: CONSTRAINT; Schema: ingest; Owner: invoice_owner
 --
 
@@ -2574,6 +2684,13 @@ CREATE INDEX operator_action_batch ON ingest.operator_action USING btree (batch_
 
 
 --
+-- Name: operator_action_confirms; Type: INDEX; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE INDEX operator_action_confirms ON ingest.operator_action USING btree (confirms_action) WHERE (confirms_action IS NOT NULL);
+
+
+--
 -- Name: outbox_pending; Type: INDEX; Schema: ingest; Owner: invoice_owner
 --
 
@@ -2804,6 +2921,14 @@ ALTER TABLE ONLY ingest.batch
 
 
 --
+-- Name: confirmation confirmation_request_action_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.confirmation
+    ADD CONSTRAINT confirmation_request_action_id_fkey FOREIGN KEY (request_action_id) REFERENCES ingest.operator_action(action_id);
+
+
+--
 -- Name: history_instant history_instant_batch_id_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
 --
 
@@ -2825,6 +2950,14 @@ ALTER TABLE ONLY ingest.history_instant
 
 ALTER TABLE ONLY ingest.operator_action
     ADD CONSTRAINT operator_action_batch_id_fkey FOREIGN KEY (batch_id) REFERENCES ingest.batch(batch_id);
+
+
+--
+-- Name: operator_action operator_action_confirms_action_fkey; Type: FK CONSTRAINT; Schema: ingest; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY ingest.operator_action
+    ADD CONSTRAINT operator_action_confirms_action_fkey FOREIGN KEY (confirms_action) REFERENCES ingest.operator_action(action_id);
 
 
 --
@@ -3055,6 +3188,14 @@ GRANT ALL ON FUNCTION ingest.analyze_staging(p_step text, p_batch_id bigint) TO 
 
 
 --
+-- Name: FUNCTION approve_batch(p_batch_id bigint, p_reason text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.approve_batch(p_batch_id bigint, p_reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.approve_batch(p_batch_id bigint, p_reason text) TO invoice_operator;
+
+
+--
 -- Name: FUNCTION attempt_that_left(p_batch_id bigint, p_to_state text); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -3103,6 +3244,14 @@ GRANT ALL ON FUNCTION ingest.claim_notifications(p_limit integer, p_claimer text
 --
 
 REVOKE ALL ON FUNCTION ingest.clear_typed_staging(p_batch_id bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION confirm_action(p_action_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.confirm_action(p_action_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.confirm_action(p_action_id bigint) TO invoice_operator;
 
 
 --
@@ -3398,6 +3547,14 @@ GRANT ALL ON FUNCTION ingest.refuse_unscoped_staging(p_batch_ids bigint[]) TO in
 
 
 --
+-- Name: FUNCTION reject_batch(p_batch_id bigint, p_reason text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.reject_batch(p_batch_id bigint, p_reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.reject_batch(p_batch_id bigint, p_reason text) TO invoice_operator;
+
+
+--
 -- Name: FUNCTION reject_closed_period(p_batch_id bigint, p_locked_through date); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -3447,6 +3604,28 @@ GRANT ALL ON FUNCTION ingest.rejection_export(p_batch_id bigint) TO invoice_oper
 
 REVOKE ALL ON FUNCTION ingest.replay_batch(p_batch_id bigint, p_reason text) FROM PUBLIC;
 GRANT ALL ON FUNCTION ingest.replay_batch(p_batch_id bigint, p_reason text) TO invoice_operator;
+
+
+--
+-- Name: FUNCTION request_confirmation(p_action text, p_source text, p_batch_id bigint, p_date date, p_reason text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.request_confirmation(p_action text, p_source text, p_batch_id bigint, p_date date, p_reason text) FROM PUBLIC;
+
+
+--
+-- Name: TABLE pending_publication; Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+GRANT SELECT ON TABLE ingest.pending_publication TO invoice_loader;
+GRANT SELECT ON TABLE ingest.pending_publication TO invoice_operator;
+
+
+--
+-- Name: FUNCTION require_awaiting_approval(p_batch_id bigint); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.require_awaiting_approval(p_batch_id bigint) FROM PUBLIC;
 
 
 --
@@ -3515,6 +3694,14 @@ REVOKE ALL ON FUNCTION ingest.runner_lock_key(p_source text, p_business_date dat
 
 REVOKE ALL ON FUNCTION ingest.set_period_lock(p_source text, p_close boolean, p_through date, p_reason text) FROM PUBLIC;
 GRANT ALL ON FUNCTION ingest.set_period_lock(p_source text, p_close boolean, p_through date, p_reason text) TO invoice_operator;
+
+
+--
+-- Name: FUNCTION set_source_approval(p_source text, p_require boolean); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.set_source_approval(p_source text, p_require boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.set_source_approval(p_source text, p_require boolean) TO invoice_operator;
 
 
 --
@@ -3732,6 +3919,14 @@ GRANT SELECT ON TABLE ingest.batch_transition TO invoice_operator;
 
 
 --
+-- Name: TABLE confirmation; Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+GRANT SELECT ON TABLE ingest.confirmation TO invoice_loader;
+GRANT SELECT ON TABLE ingest.confirmation TO invoice_operator;
+
+
+--
 -- Name: TABLE currency; Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -3769,14 +3964,6 @@ GRANT SELECT ON TABLE ingest.notification TO invoice_operator;
 
 GRANT SELECT ON TABLE ingest.operator_action TO invoice_loader;
 GRANT SELECT ON TABLE ingest.operator_action TO invoice_operator;
-
-
---
--- Name: TABLE pending_publication; Type: ACL; Schema: ingest; Owner: invoice_owner
---
-
-GRANT SELECT ON TABLE ingest.pending_publication TO invoice_loader;
-GRANT SELECT ON TABLE ingest.pending_publication TO invoice_operator;
 
 
 --

@@ -4,7 +4,9 @@
 --     batch and time that superseded it, current_since unchanged;
 --   - its restoration (ingest.revert_batch): is_current false -> true,
 --     superseded_by_batch_id and superseded_at cleared, current_since set,
---     and only when the batch that had superseded it is reverted.
+--     and only when the batch that had superseded it is reverted, or
+--     quarantined (ingest.reject_batch: a written batch rejected before
+--     its publication; a batch quarantined otherwise superseded nothing).
 -- Any other UPDATE raises IV210.  DELETE is left to the owner's maintenance
 -- (revert, which moves a reverted batch's versions to
 -- core.invoice_version_reverted; retention), which no role but
@@ -36,7 +38,7 @@ begin
            and new.current_since is not null
            and exists (select from ingest.batch as b
                        where b.batch_id = old.superseded_by_batch_id
-                         and b.state = 'reverted'))) then
+                         and b.state in ('reverted', 'quarantined')))) then
     raise exception 'invoice % revision % of source %: a published version is not updated in place',
                     old.invoice_number, old.revision, old.source
       using errcode = 'IV210',

@@ -10,7 +10,9 @@
 -- The outcomes of the write pass through: 'waiting' (an earlier date, or
 -- another written batch of the source, must publish first), 'restage',
 -- 'quarantined'; a published batch returns 'already_published' and writes
--- nothing.  The batch's versions, the outbox row and the batch keep the
+-- nothing.  A batch written awaiting approval (a source with
+-- require_approval) returns 'awaiting_approval' and changes nothing, unless
+-- ingest.approve_batch marked it approved in this transaction.  The batch's versions, the outbox row and the batch keep the
 -- time the write recorded (ingest.pending_publication.published_at); the
 -- moment the publication became visible is recorded for that time in
 -- ingest.history_instant at commit (reporting.invoice_as_of dates it so).
@@ -48,6 +50,12 @@ begin
       return;
     end if;
     select * into v_pending from ingest.pending_publication as p where p.batch_id = p_batch_id;
+  end if;
+  -- Four eyes: a batch written awaiting approval publishes only in the
+  -- transaction of ingest.approve_batch, which marks it approved first.
+  if v_pending.awaits_approval and v_pending.approved_by_action is null then
+    return query select 'awaiting_approval'::text, v_batch.state, v_pending.counts;
+    return;
   end if;
 
   -- The switch.

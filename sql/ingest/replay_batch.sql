@@ -13,6 +13,10 @@
 -- Locks: the batch row (for update), so a concurrent load that consumes an
 -- authorization is serialized with this one.
 -- Returns: the action, the batch, and the superseded attempt_no and run_id.
+-- Four eyes: for a source with require_approval the replay is recorded as
+-- a request and returned with its action id (superseded attempt NULL,
+-- created false), to be carried out by a second operator's
+-- ingest.confirm_action (ingest.request_confirmation).
 -- Errors: IV401 session_user is not an operator; IV307 empty reason; IV208
 -- no such batch; IV305 the batch is neither quarantined nor reverted.
 create or replace function ingest.replay_batch(p_batch_id bigint, p_reason text)
@@ -26,6 +30,7 @@ declare
   v_batch   ingest.batch;
   v_attempt ingest.attempt;
   v_action  ingest.operator_action;
+  v_request bigint;
 begin
   perform ingest.require_operator('replay');
   if p_reason is null or pg_catalog.btrim(p_reason) = '' then
@@ -52,6 +57,15 @@ begin
   if found then
     return query select v_action.action_id, p_batch_id, v_action.superseded_attempt_no,
                         v_action.superseded_run_id, false;
+    return;
+  end if;
+
+  -- Four eyes (a source with require_approval): recorded as a request
+  -- that a second operator confirms (ingest.confirm_action), or, inside
+  -- that confirm, carried out now.
+  v_request := ingest.request_confirmation('replay', v_batch.source, p_batch_id, null, p_reason);
+  if v_request is not null then
+    return query select v_request, p_batch_id, null::integer, null::uuid, false;
     return;
   end if;
 

@@ -25,6 +25,10 @@
 -- Locks: the source's publication advisory lock (the one
 -- ingest.publish_batch takes: a revert and a publication of one source
 -- serialize), the batch row, the watermark row.
+-- Four eyes: for a source with require_approval, once its checks pass the
+-- revert is recorded as a request and returned with its action id (no
+-- version reverted, the watermark as it is), to be carried out by a
+-- second operator's ingest.confirm_action (ingest.request_confirmation).
 -- Errors: IV401 session_user is not an operator; IV307 empty reason; IV208
 -- no such batch; IV305 the batch is not published; IV306 a later
 -- publication of the source must be reverted first (the message names it);
@@ -51,6 +55,7 @@ declare
   v_prev     record;
   v_counts   jsonb;
   v_locked   date;
+  v_request  bigint;
 begin
   perform ingest.require_operator('revert');
   if p_reason is null or pg_catalog.btrim(p_reason) = '' then
@@ -101,8 +106,20 @@ begin
                     v_later, v_batch.source, p_batch_id
       using errcode = 'IV219',
             detail  = 'Its publication is a short transaction that a load of its file or the sweep runs (ingest.pending_publication).',
-            hint    = format('Publish batch %s (invoice-loader load of its file, or ingest.sweep), then revert the latest publication of %s first.',
+            hint    = format('Publish batch %s (invoice-loader load of its file, or ingest.sweep; a batch awaiting approval: invoice-loader approve or reject), then revert the latest publication of %s first.',
                              v_later, v_batch.source);
+  end if;
+
+  -- Four eyes (a source with require_approval): recorded as a request
+  -- that a second operator confirms (ingest.confirm_action), or, inside
+  -- that confirm, carried out now.
+  v_request := ingest.request_confirmation('revert', v_batch.source, p_batch_id, null, p_reason);
+  if v_request is not null then
+    return query select v_request, p_batch_id, 0, 0,
+                        (select w.business_date from ingest.source_watermark as w
+                          where w.source = v_batch.source),
+                        null::integer, null::uuid;
+    return;
   end if;
 
   -- After the lock: later than the commit of every publication it undoes.

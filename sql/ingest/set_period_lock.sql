@@ -12,6 +12,10 @@
 -- batch written after a close is checked against it.
 -- Returns the action (NULL when nothing changed), the lock date before and
 -- after.
+-- Four eyes: for a source with require_approval a reopen, once its checks
+-- pass, is recorded as a request and returned with its action id and the
+-- lock date unchanged, to be carried out by a second operator's
+-- ingest.confirm_action (ingest.request_confirmation).
 -- Errors: IV401 session_user is not an operator; IV307 empty reason; IV301
 -- unknown source; IV308 no date to close through; IV309 closing back or
 -- reopening forward (or a period not closed).
@@ -66,6 +70,18 @@ begin
       raise exception 'source % is closed through %: a reopen moves the date back, not to %',
                       p_source, v_source.locked_through, p_through
         using errcode = 'IV309';
+    end if;
+  end if;
+
+  -- Four eyes (a source with require_approval): a reopen is recorded as a
+  -- request that a second operator confirms (ingest.confirm_action), and
+  -- nothing moves; inside that confirm, carried out now.  A close only
+  -- restricts, and needs no second pair of eyes.
+  if not p_close then
+    v_action := ingest.request_confirmation('period_reopen', p_source, null, p_through, p_reason);
+    if v_action is not null then
+      return query select v_action, v_source.locked_through, v_source.locked_through;
+      return;
     end if;
   end if;
 

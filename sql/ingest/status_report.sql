@@ -9,14 +9,20 @@
 --   next_actions one line per blocked source: the command that unblocks it
 --               (replay of a quarantined batch, the load of the date a
 --               validated batch waits for, or of the batch itself when it
---               may publish or is written and not yet published, a
+--               may publish or is written and not yet published,
+--               approve or reject of a batch awaiting approval, a
 --               corrected file for a reverted one);
 --   sources     per source: the watermark date and its age, the last date
 --               of its closed period (locked_through), when the next
 --               business date is due (next_deadline_at, Unix seconds), batches by
 --               state, the last finished load's duration and records (a
 --               rerun that found its batch published is not a load), and
---               pending and in-doubt notifications (the Prometheus metrics);
+--               pending and in-doubt notifications (the Prometheus metrics),
+--               whether it requires approval, its batches awaiting approval
+--               and its requests awaiting confirmation (four eyes);
+--   pending_confirmations the requests of recovery actions awaiting a
+--               second operator's confirm (action id, action, source,
+--               batch, date, requester, time, reason);
 --   sweep       the latest CALL ingest.sweep() (ingest.sweep_overview:
 --               started, finished, outcome, the failed part and its error,
 --               the last successful run, runs and failed runs, and the
@@ -93,6 +99,11 @@ as $$
                      k.batch_id, k.business_date, k.batch_id, k.batch_id)
                    when 'validated' then case
                      when exists (select from ingest.pending_publication as p
+                                  where p.batch_id = k.batch_id and p.awaits_approval
+                                    and p.approved_by_action is null) then format(
+                       'batch %s (%s) is written and awaits approval (the source requires it): an operator checks it and runs: invoice-loader approve --batch %s --reason TEXT (it publishes), or: invoice-loader reject --batch %s --reason TEXT (it is quarantined)',
+                       k.batch_id, k.business_date, k.batch_id, k.batch_id)
+                     when exists (select from ingest.pending_publication as p
                                   where p.batch_id = k.batch_id) then format(
                        'batch %s (%s) is written and not yet published (its run stopped between the two): run its load again (invoice-loader load --source %s --business-date %s ...), or the sweep publishes it',
                        k.batch_id, k.business_date, k.source, k.business_date)
@@ -114,6 +125,18 @@ as $$
         select jsonb_agg(jsonb_build_object(
                  'source', s.source,
                  'watermark_date', w.business_date,
+                 -- four eyes: whether the source requires approval, its
+                 -- batches written and awaiting it, and the requests of
+                 -- its recovery actions awaiting a second operator
+                 'require_approval', (select o.require_approval from ingest.source_overview as o
+                                      where o.source = s.source),
+                 'awaiting_approval', (select count(*) from ingest.pending_publication as p
+                                       where p.source = s.source and p.awaits_approval
+                                         and p.approved_by_action is null),
+                 'pending_confirmations', (select count(*) from ingest.operator_action as o
+                                           where o.source = s.source and o.action = 'request'
+                                             and not exists (select from ingest.confirmation as c
+                                                             where c.request_action_id = o.action_id)),
                  -- the last date of the source's closed period (period close)
                  'locked_through', (select o.locked_through from ingest.source_overview as o
                                     where o.source = s.source),
@@ -182,6 +205,20 @@ as $$
                order by s.source)
         from sources as s left join ingest.watermark as w on w.source = s.source),
       '[]'::jsonb),
+    -- requests of recovery actions awaiting a second operator's confirm
+    'pending_confirmations', coalesce((
+        select jsonb_agg(jsonb_build_object(
+                 'action_id', o.action_id, 'requested_action', o.requested_action,
+                 'source', o.source, 'batch_id', o.batch_id,
+                 'date', coalesce(o.to_date, o.period_through),
+                 'requested_by', o.db_user, 'at', o.at, 'reason', o.reason)
+               order by o.action_id)
+        from ingest.operator_action as o
+        where o.action = 'request'
+          and o.source in (select s.source from sources as s)
+          and (p_batch_id is null or o.batch_id = p_batch_id)
+          and not exists (select from ingest.confirmation as c
+                          where c.request_action_id = o.action_id)), '[]'::jsonb),
     'sweep', (select to_jsonb(r) || jsonb_build_object(
                        'last_finished_epoch', extract(epoch from r.last_finished_at)::bigint,
                        'last_succeeded_epoch', extract(epoch from r.last_succeeded_at)::bigint)

@@ -19,6 +19,10 @@
 -- in p_skip are passed over; so that the caller can pass them over next
 -- time, every batch looked at is returned: outcome 'busy' when passed over,
 -- or the attempt's outcome.  No row: nothing is ready.
+-- A batch written awaiting approval (a source with require_approval) is
+-- never looked at: only ingest.approve_batch publishes it.  A validated
+-- batch of such a source not written yet is written here and then waits
+-- for approval (the attempt's outcome 'waiting').
 -- One transaction per call, one publication at most (ingest.sweep commits
 -- after each call).
 -- Locks: the runner advisory lock (transaction level), then what
@@ -50,6 +54,9 @@ begin
     left join ingest.pending_publication as pp on pp.batch_id = b.batch_id
     where b.state = 'validated'
       and b.batch_id <> all (coalesce(p_skip, '{}'))
+      -- four eyes: a batch awaiting approval is the operator's to publish
+      -- (ingest.approve_batch), never the sweep's
+      and not coalesce(pp.awaits_approval and pp.approved_by_action is null, false)
       and case when w.source is not null then b.business_date <= w.business_date + 1
                when s.start_date is not null then b.business_date = s.start_date
                else b.business_date = (select min(x.business_date) from ingest.batch as x
@@ -103,6 +110,12 @@ begin
       v_class := 'restage';
       v_message := 'the staged records were lost in a server crash; the batch is received '
                    || 'again and the next load of its file stages it';
+    elsif v_outcome = 'awaiting_approval' then
+      -- written now, for a source that requires approval: it waits for an
+      -- operator's approve, and the sweep passes it over from now on
+      v_outcome := 'waiting';
+      v_message := 'written; awaiting approval (invoice-loader approve --batch '
+                   || v_b.batch_id || ' --reason TEXT)';
     elsif v_outcome = 'waiting' and v_counts ? 'waiting_for_batch' then
       v_message := 'batch ' || (v_counts ->> 'waiting_for_batch')
                    || ' of the source is written and not yet published';

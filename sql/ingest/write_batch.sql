@@ -24,6 +24,12 @@
 -- Staged rows lost in a server crash (unlogged staging), or typed rows
 -- that do not match the accepted count: the batch goes back to received,
 -- outcome 'restage', and the load stages the file again.
+-- A batch of a source that requires approval (ingest.source.
+-- require_approval, as it stands at the write) is listed as awaiting
+-- approval, and the outcome is 'awaiting_approval' instead of 'written'
+-- (again on every later call until ingest.approve_batch marks it
+-- approved); a batch waiting behind it gets waiting_for_batch and
+-- awaiting_approval true.
 -- Idempotent: a written batch returns 'written' with its counts, a
 -- published one 'already_published', and neither writes anything.  A
 -- revision conflict that appeared since validation rejects the records
@@ -87,10 +93,15 @@ begin
   select * into v_pending from ingest.pending_publication as p where p.source = v_batch.source;
   if found then
     if v_pending.batch_id = p_batch_id then
-      return query select 'written'::text, v_batch.state, v_pending.counts;
+      return query select case when v_pending.awaits_approval
+                                    and v_pending.approved_by_action is null
+                               then 'awaiting_approval' else 'written' end,
+                          v_batch.state, v_pending.counts;
     else
       return query select 'waiting'::text, v_batch.state,
-        jsonb_build_object('waiting_for_batch', v_pending.batch_id);
+        jsonb_build_object('waiting_for_batch', v_pending.batch_id,
+                           'awaiting_approval', v_pending.awaits_approval
+                                                and v_pending.approved_by_action is null);
     end if;
     return;
   end if;
@@ -320,10 +331,16 @@ begin
   perform ingest.clear_typed_staging(p_batch_id);
   -- Listed: consumers skip the versions until the publication.  Last, so
   -- that written_at (its default, the clock) is the end of the write.
-  insert into ingest.pending_publication (source, batch_id, attempt_id, published_at, counts)
-  values (v_batch.source, p_batch_id, p_attempt_id, v_now, v_counts);
+  -- A source that requires approval (source add --require-approval): the
+  -- batch waits here, written and unseen, until an operator approves it
+  -- (ingest.approve_batch) or rejects it (ingest.reject_batch).
+  insert into ingest.pending_publication (source, batch_id, attempt_id, published_at, counts,
+                                          awaits_approval)
+  values (v_batch.source, p_batch_id, p_attempt_id, v_now, v_counts, v_source.require_approval);
 
-  return query select 'written'::text, v_batch.state, v_counts;
+  return query select case when v_source.require_approval then 'awaiting_approval'
+                           else 'written' end,
+                      v_batch.state, v_counts;
 end;
 $$;
 comment on function ingest.write_batch(bigint, bigint) is

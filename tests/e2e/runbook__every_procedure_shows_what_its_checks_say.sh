@@ -16,13 +16,15 @@ ln -s "$INVOICE_LOADER" "$WORK/bin/invoice-loader"
 export PATH=$WORK/bin:$PATH
 
 suffix=$RANDOM
-alice=alice_loader_$suffix bob=bob_operator_$suffix
-q "create role $alice login in role invoice_loader; create role $bob login in role invoice_operator"
-trap 'q "drop role if exists $alice; drop role if exists $bob" >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
+alice=alice_loader_$suffix bob=bob_operator_$suffix carol=carol_operator_$suffix
+q "create role $alice login in role invoice_loader; create role $bob login in role invoice_operator;
+   create role $carol login in role invoice_operator"
+trap 'q "drop role if exists $alice; drop role if exists $bob; drop role if exists $carol" >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
 export LOADER_DSN="dbname=$E2E_DB user=$alice"
 export OPERATOR_DSN="dbname=$E2E_DB user=$bob"
+export SECOND_OPERATOR_DSN="dbname=$E2E_DB user=$carol"
 export OWNER_DSN="dbname=$E2E_DB"
-export SOURCE DATE BATCH INPUT MANIFEST FIXED_INPUT NOTIFICATION=""
+export SOURCE DATE BATCH INPUT MANIFEST FIXED_INPUT NOTIFICATION="" ACTION=""
 
 # section NAME LANG: the LANG blocks from procedure NAME's marker to the
 # next marker or heading.
@@ -342,6 +344,60 @@ expect_eq "undo: the first night alone" "20 4200.00" "$(shown "$SOURCE")"
 expect_eq "undo: two reverts" 2 \
   "$(q "select count(*) from ingest.operator_action as o join ingest.batch as b using (batch_id)
         where b.source = '$SOURCE' and o.action = 'revert'")"
+
+# 11a. A batch of a source with --require-approval awaits approval; the
+#      operator approves it.
+start approve
+loader_as "$bob" source add "$SOURCE" --require-approval
+expect_rc 0
+INPUT=$(files "$SOURCE" "$WORK/11a" "$DATE")
+loader_as "$alice" load --source "$SOURCE" --business-date "$DATE" --input "$INPUT"
+expect_rc 75
+expect_output_has "awaiting approval"
+BATCH=$(batch_of "$SOURCE" "$DATE")
+expect_eq "approve: unseen before" "0 0" "$(shown "$SOURCE")"
+procedure awaiting-approval-approve
+expect_eq "approve: shown" "20 4200.00" "$(shown "$SOURCE")"
+expect_eq "approve: one publication notification" batch_published \
+  "$(q "select string_agg(kind, ' ') from ingest.notification where batch_id = $BATCH")"
+
+# 11b. The same, rejected.
+start reject
+loader_as "$bob" source add "$SOURCE" --require-approval
+expect_rc 0
+INPUT=$(files "$SOURCE" "$WORK/11b" "$DATE")
+loader_as "$alice" load --source "$SOURCE" --business-date "$DATE" --input "$INPUT"
+expect_rc 75
+BATCH=$(batch_of "$SOURCE" "$DATE")
+procedure awaiting-approval-reject
+expect_eq "reject: nothing shown" "0 0" "$(shown "$SOURCE")"
+expect_eq "reject: no watermark" none "$(watermark_of "$SOURCE")"
+expect_eq "reject: one quarantine notification" batch_quarantined \
+  "$(q "select string_agg(kind, ' ') from ingest.notification where batch_id = $BATCH")"
+
+# 12. A revert of such a source, requested by one operator, confirmed by
+#     another.
+start confirm
+loader_as "$bob" source add "$SOURCE" --require-approval
+expect_rc 0
+INPUT=$(files "$SOURCE" "$WORK/12" "$DATE")
+loader_as "$alice" load --source "$SOURCE" --business-date "$DATE" --input "$INPUT"
+expect_rc 75
+BATCH=$(batch_of "$SOURCE" "$DATE")
+loader_as "$bob" approve --batch "$BATCH" --reason "checked"
+expect_rc 0
+loader_as "$bob" revert --batch "$BATCH" --reason "published before the sender confirmed it"
+expect_rc 0
+expect_output_has "awaiting confirmation"
+ACTION=$(q "select action_id from ingest.operator_action where batch_id = $BATCH and action = 'request'")
+expect_eq "confirm: still shown before" "20 4200.00" "$(shown "$SOURCE")"
+procedure confirm-action
+expect_eq "confirm: nothing shown" "0 0" "$(shown "$SOURCE")"
+expect_eq "confirm: no watermark" none "$(watermark_of "$SOURCE")"
+expect_eq "confirm: the revert by the second operator" "revert $carol $bob" \
+  "$(q "select action || ' ' || db_user || ' ' || requested_by from ingest.operator_action
+        where batch_id = $BATCH and confirms_action = $ACTION")"
+
 BATCH=$(q "select batch_id from ingest.batch where source = 'closed' and state = 'published'
            order by batch_id desc limit 1")
 

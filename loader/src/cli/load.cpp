@@ -34,7 +34,11 @@ std::string description()
          "unchanged file is not downloaded\nagain.\n\n"
          "A missing local manifest exits 66 and registers nothing (the "
          "delivery is\nnot complete); one that is malformed or disagrees "
-         "with the file quarantines\nthe batch (exit 65).\n";
+         "with the file quarantines\nthe batch (exit 65).\n\n"
+         "For a source added with --require-approval the batch stops once "
+         "written,\nunseen by readers, and load exits 75 saying it is "
+         "awaiting approval (a\nrerun says the same): an operator runs "
+         "approve or reject.\n";
 }
 
 po::options_description options()

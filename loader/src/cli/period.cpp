@@ -33,7 +33,11 @@ std::string reopen_description()
   return "Reopen a source's closed period (operator): entirely, or back to "
          "--through D\n(earlier than the date it is closed through). "
          "Recorded in\ningest.operator_action; a source with no closed "
-         "period exits 78.\n";
+         "period exits 78.\n"
+         "For a source added with --require-approval (four eyes) it only "
+         "records a\nrequest, prints its action id and exits 0: it takes "
+         "effect when a second,\ndifferent operator login runs confirm "
+         "--action ID.\n";
 }
 
 po::options_description period_options(char const *title, bool close)

@@ -22,7 +22,11 @@ std::string description()
          "file again. Another state exits 78. Recorded in "
          "ingest.operator_action\nwhere session_user and the reason are kept. "
          "See "
-         "docs/guide/recover.md.\n";
+         "docs/guide/recover.md.\n"
+         "For a source added with --require-approval (four eyes) it only "
+         "records a\nrequest, prints its action id and exits 0: it takes "
+         "effect when a second,\ndifferent operator login runs confirm "
+         "--action ID.\n";
 }
 
 po::options_description options()

@@ -31,7 +31,11 @@ std::string description()
          "(one revert action and one\nbatch_reverted notification per "
          "batch; readers never see a state in between;\nthe watermark ends "
          "at D or before). When one of them cannot be reverted (a\nclosed "
-         "period: 78 naming its date), none is.\n";
+         "period: 78 naming its date), none is.\n"
+         "For a source added with --require-approval (four eyes) it only "
+         "records a\nrequest, prints its action id and exits 0: it takes "
+         "effect when a second,\ndifferent operator login runs confirm "
+         "--action ID.\n";
 }
 
 po::options_description options()

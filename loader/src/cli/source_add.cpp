@@ -73,7 +73,15 @@ po::options_description options()
     "78, nothing stored")(
     "allow-unknown-columns", po::bool_switch(),
     "ignore columns the contract does not know instead of quarantining "
-    "the batch");
+    "the batch")(
+    "require-approval", po::bool_switch(),
+    "four eyes: every batch stops written and unseen until an operator "
+    "approves it (approve) or rejects it (reject); load exits 75 awaiting "
+    "approval; replay, revert and period reopen of the source take effect "
+    "only when a second operator login confirms them (confirm)")(
+    "no-require-approval", po::bool_switch(),
+    "turn --require-approval off (batches already awaiting approval, and "
+    "requests awaiting confirmation, still wait)");
   return d;
 }
 
@@ -136,6 +144,13 @@ Bound bind(po::variables_map const &vm)
   }
   // Left out: the stored value stays (a new source does not allow them).
   if (flag(vm, "allow-unknown-columns")) out.allow_unknown_columns = true;
+  // Left out: the stored value stays (a new source requires no approval).
+  if (flag(vm, "require-approval") and flag(vm, "no-require-approval"))
+    usage_error("--require-approval and --no-require-approval cannot be "
+                "combined",
+                "source add");
+  if (flag(vm, "require-approval")) out.require_approval = true;
+  if (flag(vm, "no-require-approval")) out.require_approval = false;
   return {out, [out](GlobalOptions const &g, Logger const &) {
             return flows::source_add(g.dsn, out);
           }};

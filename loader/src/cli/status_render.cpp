@@ -206,9 +206,23 @@ std::string render_status_prometheus(std::string const &report_json)
                        "Notifications of the source by state (pending, "
                        "dispatched, in_doubt, failed).",
                        {}};
+  Family awaiting{"invoice_loader_batches_awaiting_approval",
+                  "Batches of the source written and awaiting an operator's "
+                  "approve or reject (four eyes: source add "
+                  "--require-approval); readers see nothing of them.",
+                  {}};
+  Family confirmations{"invoice_loader_actions_awaiting_confirmation",
+                       "Recovery actions of the source (replay, revert, "
+                       "period reopen) requested and awaiting a second "
+                       "operator's confirm (four eyes).",
+                       {}};
   for (json const &s : sources)
   {
     std::string const src{"source=\"" + label(s.value("source", "")) + "\""};
+    awaiting.samples.push_back("{" + src + "} " +
+                               number(s.value("awaiting_approval", json(0))));
+    confirmations.samples.push_back(
+      "{" + src + "} " + number(s.value("pending_confirmations", json(0))));
     if (s.contains("watermark_date") and s["watermark_date"].is_string())
       if (auto const t = epoch_of_date(s["watermark_date"].get<std::string>()))
         watermark.samples.push_back("{" + src + "} " + std::to_string(*t));
@@ -277,7 +291,8 @@ std::string render_status_prometheus(std::string const &report_json)
   std::string out{std::string{up_family} + "invoice_loader_up 1\n"};
   for (Family const *f :
        {&watermark, &success, &deadline, &batches, &gross, &outcome, &duration,
-        &records, &notifications, &sweep_run, &sweep_success, &sweep_failed})
+        &records, &notifications, &awaiting, &confirmations, &sweep_run,
+        &sweep_success, &sweep_failed})
   {
     out += std::string{"# HELP "} + f->name + " " + f->help + "\n";
     out += std::string{"# TYPE "} + f->name + " gauge\n";
@@ -382,8 +397,34 @@ std::string render_status_text(std::string const &report_json)
                    printable(described) + "\n";
       }
     if (not formats.empty()) out += "\nFile formats\n" + formats;
+    std::string four_eyes;
+    for (json const &src : r.value("sources", json::array()))
+    {
+      json const n = src.value("awaiting_approval", json(0));
+      json const m = src.value("pending_confirmations", json(0));
+      if (src.value("require_approval", false) or
+          (n.is_number() and n.get<long long>() > 0) or
+          (m.is_number() and m.get<long long>() > 0))
+        four_eyes += "  " + printable(src.value("source", std::string{})) +
+                     ": " + number(n) + " batch(es) awaiting approval, " +
+                     number(m) + " action(s) awaiting confirmation\n";
+    }
+    if (not four_eyes.empty()) out += "\nFour eyes\n" + four_eyes;
     out += "\n" + sweep_line(r.value("sweep", json{}));
   }
+  json const requests = r.value("pending_confirmations", json::array());
+  if (requests.is_array() and not requests.empty())
+    out += "\n" + table("Awaiting confirmation (invoice-loader confirm "
+                        "--action ID, by another operator)",
+                        requests,
+                        {{"action_id", "action"},
+                         {"requested_action", "requested"},
+                         {"source", "source"},
+                         {"batch_id", "batch"},
+                         {"date", "date"},
+                         {"requested_by", "requested_by"},
+                         {"at", "at"},
+                         {"reason", "reason", true}});
   json const actions = r.value("next_actions", json::array());
   if (not actions.empty())
   {
@@ -419,6 +460,7 @@ std::string render_status_text(std::string const &report_json)
                            {"action", "kind"},
                            {"at", "at"},
                            {"db_user", "db_user"},
+                           {"requested_by", "requested_by"},
                            {"superseded_attempt_no", "superseded_attempt"},
                            {"superseded_run_id", "superseded_run_id"},
                            {"used_by_attempt_no", "used_by_attempt"},

@@ -47,7 +47,9 @@ std::vector<ExitCodeInfo> const &exit_codes()
      kind_bit(K::internal)},
     {exit_temp_fail, "EX_TEMPFAIL",
      "temporary failure; rerunning later is safe",
-     "try later: the batch waits for an earlier business date, the retry "
+     "try later: the batch waits for an earlier business date, or is "
+     "written and awaiting an operator's approval (a source with "
+     "`--require-approval`: `approve` or `reject`), the retry "
      "budget ran out (server unreachable, another run holding the batch), "
      "the file is not delivered yet (a URL "
      "answering 404 or 410), a commit's outcome is not known yet, or the "
@@ -58,7 +60,9 @@ std::vector<ExitCodeInfo> const &exit_codes()
     {exit_permission, "EX_NOPERM", "permission or credential failure",
      "permission or credential failure: a login or a download refused, a "
      "missing privilege (the error names the role the command needs), a "
-     "file the loader may not read",
+     "file the loader may not read, a confirm by the operator who "
+     "requested the action (four eyes: a second, different login "
+     "confirms)",
      "page a human; retrying cannot help", kind_bit(K::permission)},
     {exit_config, "EX_CONFIG",
      "configuration error (unknown source, a bad value in --config)",
@@ -66,7 +70,9 @@ std::vector<ExitCodeInfo> const &exit_codes()
      "`--config` file, a password where a secret may not be, the "
      "same bytes registered for another date, an edited migration, a "
      "schema other than the binary's, an operator action on a batch in "
-     "the wrong state, an input larger than `--max-input-bytes`",
+     "the wrong state (an approve or reject of a batch not awaiting "
+     "approval), a confirm of an unknown or already confirmed action, an "
+     "input larger than `--max-input-bytes`",
      "page a human; retrying cannot help", kind_bit(K::config)},
   };
   return table;

@@ -32,12 +32,13 @@ constexpr Words<AttemptOutcome, 8> attempt_outcomes{{
   {AttemptOutcome::busy, "busy"},
 }};
 
-constexpr Words<PublishOutcome, 5> publish_outcomes{{
+constexpr Words<PublishOutcome, 6> publish_outcomes{{
   {PublishOutcome::published, "published"},
   {PublishOutcome::already_published, "already_published"},
   {PublishOutcome::waiting, "waiting"},
   {PublishOutcome::restage, "restage"},
   {PublishOutcome::quarantined, "quarantined"},
+  {PublishOutcome::awaiting_approval, "awaiting_approval"},
 }};
 
 template<typename E, std::size_t N>

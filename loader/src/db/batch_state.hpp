@@ -41,6 +41,8 @@ enum class PublishOutcome
   waiting,     ///< validated; an earlier business date is not published
   restage,     ///< staged rows lost in a crash: back to received
   quarantined, ///< the second reconciliation failed
+  /// written, unseen; the source requires an operator's approve (four eyes)
+  awaiting_approval,
 };
 
 /// Each parse throws LoaderError{internal} for a word the binary does not

@@ -19,6 +19,18 @@ std::optional<std::string> opt_of(pqxx::field const &f)
   if (f.is_null()) return std::nullopt;
   return f.as<std::string>();
 }
+
+/// Whether the entry point recorded a request for a second operator's
+/// confirm (four eyes: ingest.request_confirmation) instead of acting.
+bool is_request(pqxx::work &tx, pqxx::field const &action_id)
+{
+  if (action_id.is_null()) return false;
+  return tx
+    .exec_params1("select exists (select from ingest.operator_action as o "
+                  "where o.action_id = $1 and o.action = 'request')",
+                  action_id.as<std::int64_t>())[0]
+    .as<bool>();
+}
 } // namespace
 
 StoredSource add_source(Database &db, SourceSettings const &s)
@@ -60,6 +72,16 @@ StoredSource add_source(Database &db, SourceSettings const &s)
     pqxx::row const f{tx.exec_params1(
       "select format_version, format::text from ingest.file_format_of($1)",
       s.name)};
+    // Four eyes, through its own setter (ingest.add_source keeps its
+    // arguments), in the same transaction.
+    if (s.require_approval)
+      tx.exec_params("select ingest.set_source_approval($1, $2)", s.name,
+                     *s.require_approval);
+    bool const approval{
+      tx.exec_params1("select require_approval from ingest.source_overview "
+                      "where source = $1",
+                      s.name)[0]
+        .as<bool>()};
     tx.commit();
     return {r[0].as<std::string>(),
             r[1].as<std::string>(),
@@ -72,7 +94,8 @@ StoredSource add_source(Database &db, SourceSettings const &s)
             number(8),
             number(9),
             f[0].is_null() ? std::nullopt : std::optional<int>{f[0].as<int>()},
-            opt_of(f[1])};
+            opt_of(f[1]),
+            approval};
   }
   catch (...)
   {
@@ -90,8 +113,10 @@ Replayed replay_batch(Database &db, std::int64_t batch_id,
                       "superseded_run_id::text, created "
                       "from ingest.replay_batch($1, $2)",
                       batch_id, reason)};
+    bool const pending{is_request(tx, r[0])};
     tx.commit();
     Replayed out;
+    out.pending = pending;
     out.action_id = r[0].as<std::int64_t>();
     out.batch_id = r[1].as<std::int64_t>();
     if (not r[2].is_null()) out.superseded_attempt_no = r[2].as<int>();
@@ -116,9 +141,11 @@ Reverted revert_batch(Database &db, std::int64_t batch_id,
       "watermark::text, superseded_attempt_no, superseded_run_id::text "
       "from ingest.revert_batch($1, $2)",
       batch_id, reason)};
+    bool const pending{is_request(tx, r[0])};
     failpoint("before_revert_commit");
     tx.commit();
     Reverted out;
+    out.pending = pending;
     out.action_id = r[0].as<std::int64_t>();
     out.batch_id = r[1].as<std::int64_t>();
     out.reverted_versions = r[2].as<long>();
@@ -145,9 +172,11 @@ PeriodLock set_period_lock(Database &db, std::string const &source, bool close,
       "select action_id, locked_before::text, locked_now::text "
       "from ingest.set_period_lock($1, $2, $3::date, $4)",
       source, close, through ? through->c_str() : nullptr, reason)};
+    bool const pending{is_request(tx, r[0])};
     failpoint("before_period_commit");
     tx.commit();
     PeriodLock out;
+    out.pending = pending;
     if (not r[0].is_null()) out.action_id = r[0].as<std::int64_t>();
     out.before = opt_of(r[1]);
     out.now = opt_of(r[2]);
@@ -173,9 +202,19 @@ std::vector<RevertedToDate> revert_to_date(Database &db,
       "restored_versions, watermark::text "
       "from ingest.revert_to_date($1, $2::date, $3)",
       source, date, reason)};
+    bool const pending{rows.size() == 1 and is_request(tx, rows[0][0])};
     failpoint("before_revert_commit");
     tx.commit();
     std::vector<RevertedToDate> out;
+    if (pending)
+    {
+      RevertedToDate one;
+      one.pending = true;
+      one.action_id = rows[0][0].as<std::int64_t>();
+      one.watermark = opt_of(rows[0][5]);
+      out.push_back(one);
+      return out;
+    }
     for (pqxx::row const &r : rows)
     {
       RevertedToDate one;
@@ -192,6 +231,83 @@ std::vector<RevertedToDate> revert_to_date(Database &db,
   catch (...)
   {
     rethrow_classified("revert of source " + source + " to " + date);
+  }
+}
+
+Approved approve_batch(Database &db, std::int64_t batch_id,
+                       std::string const &reason)
+{
+  try
+  {
+    pqxx::work tx{db.cx()};
+    pqxx::row const r{tx.exec_params1(
+      "select action_id, batch_id, watermark::text, "
+      "coalesce(counts::text, '{}') from ingest.approve_batch($1, $2)",
+      batch_id, reason)};
+    failpoint("before_approval_commit");
+    tx.commit();
+    Approved out;
+    out.action_id = r[0].as<std::int64_t>();
+    out.batch_id = r[1].as<std::int64_t>();
+    out.watermark = opt_of(r[2]);
+    out.counts_json = r[3].as<std::string>();
+    return out;
+  }
+  catch (...)
+  {
+    rethrow_classified("approval of batch " + std::to_string(batch_id));
+  }
+}
+
+Rejected reject_batch(Database &db, std::int64_t batch_id,
+                      std::string const &reason)
+{
+  try
+  {
+    pqxx::work tx{db.cx()};
+    pqxx::row const r{tx.exec_params1(
+      "select action_id, batch_id, withdrawn_versions, restored_versions "
+      "from ingest.reject_batch($1, $2)",
+      batch_id, reason)};
+    failpoint("before_reject_commit");
+    tx.commit();
+    Rejected out;
+    out.action_id = r[0].as<std::int64_t>();
+    out.batch_id = r[1].as<std::int64_t>();
+    out.withdrawn_versions = r[2].as<long>();
+    out.restored_versions = r[3].as<long>();
+    return out;
+  }
+  catch (...)
+  {
+    rethrow_classified("rejection of batch " + std::to_string(batch_id));
+  }
+}
+
+Confirmed confirm_action(Database &db, std::int64_t action_id)
+{
+  try
+  {
+    pqxx::work tx{db.cx()};
+    pqxx::row const r{
+      tx.exec_params1("select action_id, requested_action, requested_by, "
+                      "confirmed_by, result::text "
+                      "from ingest.confirm_action($1)",
+                      action_id)};
+    failpoint("before_confirm_commit");
+    tx.commit();
+    Confirmed out;
+    out.action_id = r[0].as<std::int64_t>();
+    out.requested_action = r[1].as<std::string>();
+    out.requested_by = r[2].as<std::string>();
+    out.confirmed_by = r[3].as<std::string>();
+    out.result_json = r[4].as<std::string>();
+    return out;
+  }
+  catch (...)
+  {
+    rethrow_classified("confirmation of operator action " +
+                       std::to_string(action_id));
   }
 }
 } // namespace loader::db

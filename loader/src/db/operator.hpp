@@ -25,6 +25,9 @@ struct SourceSettings
   std::optional<std::int64_t> max_decompressed_bytes;
   /// --format-file: the format's canonical JSON (io::format_json).
   std::optional<std::string> format_json;
+  /// Four eyes (ingest.set_source_approval): batches wait for approve,
+  /// recovery actions for a second operator's confirm.
+  std::optional<bool> require_approval;
 };
 
 /// The source as stored after `source add`; absent values are nullopt.
@@ -45,6 +48,7 @@ struct StoredSource
   /// format's stored JSON.
   std::optional<int> format_version;
   std::optional<std::string> format_json;
+  bool require_approval = false;
 };
 
 /// ingest.add_source (operator): register or update a source.
@@ -59,6 +63,9 @@ struct Replayed
   std::optional<int> superseded_attempt_no;
   std::optional<std::string> superseded_run_id;
   bool created = true; ///< false: an unused authorization was already there
+  /// Four eyes: recorded as a request (action_id) awaiting a second
+  /// operator's confirm; nothing else changed.
+  bool pending = false;
 };
 
 /// ingest.replay_batch (operator; IV401 otherwise, IV305 a batch that is
@@ -76,6 +83,7 @@ struct Reverted
   std::optional<std::string> watermark; ///< the source's now, or none
   std::optional<int> superseded_attempt_no;
   std::optional<std::string> superseded_run_id;
+  bool pending = false; ///< a request awaiting confirm (four eyes)
 };
 
 /// ingest.revert_batch (operator; IV305 not published, IV306 a later
@@ -90,6 +98,7 @@ struct PeriodLock
   std::optional<std::int64_t> action_id;
   std::optional<std::string> before;
   std::optional<std::string> now;
+  bool pending = false; ///< a request awaiting confirm (four eyes)
 };
 
 /// ingest.set_period_lock (operator): close the source's period through
@@ -108,6 +117,8 @@ struct RevertedToDate
   long reverted_versions = 0;
   long restored_versions = 0;
   std::optional<std::string> watermark; ///< after this batch's revert
+  /// Four eyes: the only row, a request (action_id) awaiting confirm.
+  bool pending = false;
 };
 
 /// ingest.revert_to_date (operator): every publication of the source after
@@ -116,4 +127,44 @@ std::vector<RevertedToDate> revert_to_date(Database &db,
                                            std::string const &source,
                                            std::string const &date,
                                            std::string const &reason);
+
+/// What ingest.approve_batch did: the batch published.
+struct Approved
+{
+  std::int64_t action_id = 0;
+  std::int64_t batch_id = 0;
+  std::optional<std::string> watermark;
+  std::string counts_json;
+};
+
+/// ingest.approve_batch (operator; IV315 not awaiting approval).
+Approved approve_batch(Database &db, std::int64_t batch_id,
+                       std::string const &reason);
+
+/// What ingest.reject_batch did: the batch quarantined, its write undone.
+struct Rejected
+{
+  std::int64_t action_id = 0;
+  std::int64_t batch_id = 0;
+  long withdrawn_versions = 0;
+  long restored_versions = 0;
+};
+
+/// ingest.reject_batch (operator; IV315 not awaiting approval).
+Rejected reject_batch(Database &db, std::int64_t batch_id,
+                      std::string const &reason);
+
+/// What ingest.confirm_action carried out.
+struct Confirmed
+{
+  std::int64_t action_id = 0;
+  std::string requested_action; ///< replay|revert|revert_to_date|period_reopen
+  std::string requested_by;
+  std::string confirmed_by;
+  std::string result_json; ///< the entry point's rows, as JSON
+};
+
+/// ingest.confirm_action (operator; IV402 the requester, IV316 no such
+/// request, IV317 already confirmed).
+Confirmed confirm_action(Database &db, std::int64_t action_id);
 } // namespace loader::db

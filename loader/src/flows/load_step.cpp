@@ -4,6 +4,7 @@
 
 #include "core/errors.hpp"
 #include "core/failpoint.hpp"
+#include "core/printable.hpp"
 #include "flows/load_report.hpp"
 #include "flows/progress.hpp"
 #include "io/header_map.hpp"
@@ -180,8 +181,15 @@ Result waiting(db::LoadSteps &steps, LoadRequest const &rq,
                Logger const &log)
 {
   auto const other = r.counts.find("waiting_for_batch");
-  std::string const what{other == r.counts.end()
-                           ? "an earlier business date"
+  auto const approval = r.counts.find("awaiting_approval");
+  bool const behind_approval{approval != r.counts.end() and
+                             approval->second == "true"};
+  std::string const what{other == r.counts.end() ? "an earlier business date"
+                         : behind_approval
+                           ? "batch " + other->second +
+                               " (written, awaiting approval: invoice-loader "
+                               "approve --batch " +
+                               other->second + " --reason TEXT)"
                            : "batch " + other->second +
                                " (written, not yet published)"};
   steps.finish_attempt(at.attempt_id, db::AttemptOutcome::waiting,
@@ -199,6 +207,33 @@ Result waiting(db::LoadSteps &steps, LoadRequest const &rq,
                   " to publish: " + merge_sentence(r) + "\n"};
 }
 
+/// A batch of a source with --require-approval: written, unseen by
+/// readers, and waiting for an operator's approve or reject (four eyes).
+/// A rerun finds it so again and changes nothing.
+Result awaiting_approval(db::LoadSteps &steps, LoadRequest const &rq,
+                         db::Attempt const &at, db::Published const &r,
+                         Logger const &log)
+{
+  std::string const batch{std::to_string(at.batch_id)};
+  steps.finish_attempt(at.attempt_id, db::AttemptOutcome::waiting,
+                       ErrorKind::transient, "",
+                       "awaiting approval: written, not published until an "
+                       "operator approves it: " +
+                         r.counts_json);
+  log.warn(
+    "batch written; awaiting approval",
+    {{"batch", at.batch_id}, {"counts", LogValue::json(r.counts_json)}});
+  return Result{Outcome::waiting,
+                "batch " + batch + " of " + printable(rq.source) + " (" +
+                  rq.business_date +
+                  ") is written and awaiting approval; readers see nothing "
+                  "of it until an operator runs: invoice-loader approve "
+                  "--batch " +
+                  batch +
+                  " --reason TEXT (or: invoice-loader reject --batch " +
+                  batch + " --reason TEXT): " + merge_sentence(r) + "\n"};
+}
+
 /// validated -> published (write and publish: ingest.publish_batch).
 std::optional<Result> publish(db::LoadSteps &steps, LoadRequest const &rq,
                               db::Attempt &at, Logger const &log)
@@ -208,6 +243,8 @@ std::optional<Result> publish(db::LoadSteps &steps, LoadRequest const &rq,
   switch (r.outcome)
   {
   case db::PublishOutcome::waiting: return waiting(steps, rq, at, r, log);
+  case db::PublishOutcome::awaiting_approval:
+    return awaiting_approval(steps, rq, at, r, log);
   case db::PublishOutcome::restage:
     at.state = r.state;
     log_restage(log, at);

@@ -35,4 +35,16 @@ struct RevertToDateRequest
 /// watermark now.
 Result revert_to_date(std::string const &dsn,
                       RevertToDateRequest const &request);
+
+/// The line a recovery command prints when its source requires four eyes:
+/// the request's action id and how a second operator confirms it.
+std::string awaiting_confirmation(std::int64_t action_id,
+                                  std::string const &what);
+
+/// `approve` and `reject` of a batch awaiting approval (four eyes).
+Result approve(std::string const &dsn, OperatorActionRequest const &request);
+Result reject(std::string const &dsn, OperatorActionRequest const &request);
+
+/// `confirm --action ID`: a second operator carries out a request.
+Result confirm(std::string const &dsn, std::int64_t action_id);
 } // namespace loader::flows

@@ -2,6 +2,7 @@
 
 #include "core/printable.hpp"
 #include "db/operator.hpp"
+#include "flows/operator_actions.hpp"
 
 namespace loader::flows
 {
@@ -11,6 +12,10 @@ Result set_period(std::string const &dsn, PeriodRequest const &rq)
   db::PeriodLock const p{
     db::set_period_lock(database, rq.source, rq.close, rq.through, rq.reason)};
   std::string const source{printable(rq.source)};
+  if (p.pending)
+    return {Outcome::done,
+            awaiting_confirmation(*p.action_id,
+                                  "period reopen of source " + source)};
   if (not p.action_id)
     return {Outcome::done, "source " + source + " is closed through " +
                              p.now.value_or("-") +

@@ -32,6 +32,8 @@ Result source_add(std::string const &dsn, SourceAddRequest const &request)
          ? "version " + std::to_string(*s.format_version) + " (" +
              io::describe(io::parse_format(s.format_json.value_or("{}"))) + ")"
          : io::describe(io::FileFormat{})) +
+      (s.require_approval ? ", approval required (four eyes)"
+                          : ", no approval required") +
       "\n"};
 }
 } // namespace loader::flows

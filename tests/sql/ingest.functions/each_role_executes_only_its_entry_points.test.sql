@@ -4,13 +4,15 @@
 -- status_report, the dispatcher's claim_notifications and
 -- mark_notification, and the sweep with its parts;
 -- invoice_operator runs add_source, get_source, status_report, replay_batch
--- revert_batch and resolve_notification (the loader runs no operator
+-- revert_batch, resolve_notification and the four-eyes entry points
+-- set_source_approval, approve_batch, reject_batch and confirm_action
+-- (the loader runs no operator
 -- function), and the sweep with its parts;
 -- invoice_reader runs none of ingest's (reporting.invoice_as_of and
 -- reporting.invoice_as_of_batch, granted to all three, are checked in
 -- reporting.invoice_as_of); nobody runs the internal steps directly.
 begin;
-select plan(138);
+select plan(156);
 
 with f(name, args, loader, operator) as (values
   ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'boolean', 'time without time zone',
@@ -60,7 +62,13 @@ with f(name, args, loader, operator) as (values
   ('notification_lock_key', array['bigint'], false, false),
   ('publication_lock_key', array['text'], false, false),
   ('try_runner_xact_lock', array['text', 'date'], false, false),
-  ('resolve_notification', array['bigint', 'text', 'text'], false, true)),
+  ('resolve_notification', array['bigint', 'text', 'text'], false, true),
+  ('set_source_approval', array['text', 'boolean'], false, true),
+  ('approve_batch', array['bigint', 'text'], false, true),
+  ('reject_batch', array['bigint', 'text'], false, true),
+  ('confirm_action', array['bigint'], false, true),
+  ('request_confirmation', array['text', 'text', 'bigint', 'date', 'text'], false, false),
+  ('require_awaiting_approval', array['bigint'], false, false)),
 r(role, granted) as (values ('invoice_loader', 1), ('invoice_operator', 2), ('invoice_reader', 3))
 select function_privs_are('ingest', f.name, f.args, r.role,
          case when (r.granted = 1 and f.loader) or (r.granted = 2 and f.operator)
