@@ -23,6 +23,8 @@ struct SourceSettings
   std::optional<std::int64_t> max_input_bytes; ///< the source's input limit
   /// The largest decompressed size of a compressed input.
   std::optional<std::int64_t> max_decompressed_bytes;
+  std::optional<std::string> extract;          ///< delta|full
+  std::optional<std::string> max_absent_share; ///< decimal in [0,1]
 };
 
 /// The source as stored after `source add`; absent values are nullopt.
@@ -39,6 +41,8 @@ struct StoredSource
   std::optional<std::int64_t> max_input_bytes; ///< nullopt: the loader's
   /// nullopt: the default (20 times the delivered size, at most 10 GiB).
   std::optional<std::int64_t> max_decompressed_bytes;
+  std::string extract{"delta"};         ///< delta|full
+  std::string max_absent_share{"0.10"}; ///< with full: the guard's share
 };
 
 /// ingest.add_source (operator): register or update a source.
@@ -57,8 +61,12 @@ struct Replayed
 
 /// ingest.replay_batch (operator; IV401 otherwise, IV305 a batch that is
 /// neither quarantined nor reverted, IV307 no reason, IV208 no batch).
+/// `allow_absent_share`: the replayed full extract may close more than the
+/// source's max absent share (IV312 while an authorization without it is
+/// unused).
 Replayed replay_batch(Database &db, std::int64_t batch_id,
-                      std::string const &reason);
+                      std::string const &reason,
+                      bool allow_absent_share = false);
 
 /// What ingest.revert_batch did.
 struct Reverted

@@ -25,6 +25,9 @@ Result source_add(std::string const &dsn, SourceAddRequest const &request)
             (s.max_decompressed_bytes
                ? std::to_string(*s.max_decompressed_bytes) + " bytes"
                : std::string{"20 times the file, at most 10 GiB"}) +
+            ", extract " + s.extract +
+            (s.extract == "full" ? ", max absent share " + s.max_absent_share
+                                 : std::string{}) +
             "\n"};
 }
 } // namespace loader::flows
