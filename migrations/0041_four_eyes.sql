@@ -72,5 +72,5 @@ select s.source, s.policy, s.max_rejected_share, s.start_date, s.allow_unknown_c
        s.format_version,
        (select f.format from ingest.source_format as f
         where f.source = s.source and f.version = s.format_version) as file_format,
-       s.require_approval
+       s.extract_kind, s.max_absent_share, s.require_approval
 from ingest.source as s;

@@ -112,19 +112,6 @@ CREATE FUNCTION ingest.abandon_batch(p_batch_id bigint, p_attempt_id bigint, p_r
 
 ALTER FUNCTION ingest.abandon_batch(p_batch_id bigint, p_attempt_id bigint, p_reason text) OWNER TO invoice_owner;
 
---
--- Name: add_by_currency(jsonb, jsonb); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
---
-
-CREATE FUNCTION ingest.add_by_currency(p_a jsonb, p_b jsonb) RETURNS jsonb
-    LANGUAGE sql IMMUTABLE
-    SET search_path TO ''
-    AS <body in sql/>
-;
-
-
-ALTER FUNCTION ingest.add_by_currency(p_a jsonb, p_b jsonb) OWNER TO invoice_owner;
-
 SET default_tablespace = '';
 
 SET default_table_access_method = heap;
@@ -151,8 +138,12 @@ CREATE TABLE ingest.source (
     max_decompressed_bytes bigint,
     locked_through date,
     format_version integer,
+    extract_kind text DEFAULT 'delta'::text NOT NULL,
+    max_absent_share numeric DEFAULT 0.10 NOT NULL,
     require_approval boolean DEFAULT false NOT NULL,
     CONSTRAINT source_check CHECK (((policy = 'partial'::text) = (max_rejected_share IS NOT NULL))),
+    CONSTRAINT source_extract_kind_check CHECK ((extract_kind = ANY (ARRAY['delta'::text, 'full'::text]))),
+    CONSTRAINT source_max_absent_share_check CHECK (((max_absent_share >= (0)::numeric) AND (max_absent_share <= (1)::numeric))),
     CONSTRAINT source_max_decompressed_bytes_check CHECK (((max_decompressed_bytes >= 1) AND (max_decompressed_bytes <= '1125899906842624'::bigint))),
     CONSTRAINT source_max_input_bytes_check CHECK (((max_input_bytes >= 1) AND (max_input_bytes <= '1125899906842624'::bigint))),
     CONSTRAINT source_max_rejected_share_check CHECK (((max_rejected_share >= (0)::numeric) AND (max_rejected_share <= (1)::numeric))),
@@ -163,6 +154,45 @@ CREATE TABLE ingest.source (
 
 
 ALTER TABLE ingest.source OWNER TO invoice_owner;
+
+--
+-- Name: absence_problem(bigint, ingest.source, integer, integer); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.absence_problem(p_batch_id bigint, p_source ingest.source, p_absent integer, p_current integer) RETURNS jsonb
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.absence_problem(p_batch_id bigint, p_source ingest.source, p_absent integer, p_current integer) OWNER TO invoice_owner;
+
+--
+-- Name: absent_invoices(bigint, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.absent_invoices(p_batch_id bigint, p_source text) RETURNS TABLE(invoice_number text, revision integer, invoice_date date, currency text, gross_amount numeric)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.absent_invoices(p_batch_id bigint, p_source text) OWNER TO invoice_owner;
+
+--
+-- Name: add_by_currency(jsonb, jsonb); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.add_by_currency(p_a jsonb, p_b jsonb) RETURNS jsonb
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.add_by_currency(p_a jsonb, p_b jsonb) OWNER TO invoice_owner;
 
 --
 -- Name: add_source(text, text, numeric, date, text, boolean, time without time zone, integer, bigint, bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -323,6 +353,19 @@ CREATE FUNCTION ingest.clear_typed_staging(p_batch_id bigint) RETURNS void
 
 
 ALTER FUNCTION ingest.clear_typed_staging(p_batch_id bigint) OWNER TO invoice_owner;
+
+--
+-- Name: close_absent_invoices(bigint, text, timestamp with time zone); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.close_absent_invoices(p_batch_id bigint, p_source text, p_now timestamp with time zone) RETURNS jsonb
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.close_absent_invoices(p_batch_id bigint, p_source text, p_now timestamp with time zone) OWNER TO invoice_owner;
 
 --
 -- Name: confirm_action(bigint); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -995,17 +1038,17 @@ CREATE FUNCTION ingest.rejection_export(p_batch_id bigint) RETURNS TABLE(record_
 ALTER FUNCTION ingest.rejection_export(p_batch_id bigint) OWNER TO invoice_owner;
 
 --
--- Name: replay_batch(bigint, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+-- Name: replay_batch(bigint, text, boolean); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
-CREATE FUNCTION ingest.replay_batch(p_batch_id bigint, p_reason text) RETURNS TABLE(action_id bigint, batch_id bigint, superseded_attempt_no integer, superseded_run_id uuid, created boolean)
+CREATE FUNCTION ingest.replay_batch(p_batch_id bigint, p_reason text, p_allow_absent_share boolean DEFAULT false) RETURNS TABLE(action_id bigint, batch_id bigint, superseded_attempt_no integer, superseded_run_id uuid, created boolean)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS <body in sql/>
 ;
 
 
-ALTER FUNCTION ingest.replay_batch(p_batch_id bigint, p_reason text) OWNER TO invoice_owner;
+ALTER FUNCTION ingest.replay_batch(p_batch_id bigint, p_reason text, p_allow_absent_share boolean) OWNER TO invoice_owner;
 
 --
 -- Name: request_confirmation(text, text, bigint, date, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -1180,6 +1223,19 @@ CREATE FUNCTION ingest.set_source_approval(p_source text, p_require boolean) RET
 
 
 ALTER FUNCTION ingest.set_source_approval(p_source text, p_require boolean) OWNER TO invoice_owner;
+
+--
+-- Name: set_source_extract(text, text, numeric); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.set_source_extract(p_source text, p_extract text DEFAULT NULL::text, p_max_absent_share numeric DEFAULT NULL::numeric) RETURNS TABLE(source text, extract_kind text, max_absent_share numeric)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.set_source_extract(p_source text, p_extract text, p_max_absent_share numeric) OWNER TO invoice_owner;
 
 --
 -- Name: set_source_format(text, jsonb); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
@@ -1500,6 +1556,39 @@ CREATE FUNCTION reporting.invoice_as_of_batch(p_batch_id bigint) RETURNS TABLE(s
 
 
 ALTER FUNCTION reporting.invoice_as_of_batch(p_batch_id bigint) OWNER TO invoice_owner;
+
+--
+-- Name: invoice_closure; Type: TABLE; Schema: core; Owner: invoice_owner
+--
+
+CREATE TABLE core.invoice_closure (
+    closure_id bigint NOT NULL,
+    source text NOT NULL,
+    invoice_number text NOT NULL COLLATE pg_catalog."C",
+    revision integer NOT NULL,
+    batch_id bigint NOT NULL,
+    closed_at timestamp with time zone NOT NULL,
+    reverted_at timestamp with time zone,
+    reverted_by_action bigint,
+    CONSTRAINT invoice_closure_check CHECK (((reverted_at IS NULL) = (reverted_by_action IS NULL)))
+);
+
+
+ALTER TABLE core.invoice_closure OWNER TO invoice_owner;
+
+--
+-- Name: invoice_closure_closure_id_seq; Type: SEQUENCE; Schema: core; Owner: invoice_owner
+--
+
+ALTER TABLE core.invoice_closure ALTER COLUMN closure_id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME core.invoice_closure_closure_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
 
 --
 -- Name: invoice_version; Type: TABLE; Schema: core; Owner: invoice_owner
@@ -1902,6 +1991,7 @@ CREATE TABLE ingest.operator_action (
     notification_id bigint,
     source text,
     period_through date,
+    allow_absent_share boolean DEFAULT false NOT NULL,
     requested_action text,
     to_date date,
     confirms_action bigint,
@@ -2068,6 +2158,8 @@ CREATE VIEW ingest.source_overview AS
     ( SELECT f.format
            FROM ingest.source_format f
           WHERE ((f.source = s.source) AND (f.version = s.format_version))) AS file_format,
+    s.extract_kind,
+    s.max_absent_share,
     s.require_approval
    FROM ingest.source s;
 
@@ -2230,7 +2322,11 @@ CREATE VIEW reporting.invoice_version AS
             WHEN (v.superseded_by_batch_id = ANY (ARRAY( SELECT p.batch_id
                FROM ingest.pending_publication p))) THEN NULL::timestamp with time zone
             ELSE v.superseded_at
-        END AS superseded_at
+        END AS superseded_at,
+    COALESCE(((v.superseded_by_batch_id <> ALL (ARRAY( SELECT p.batch_id
+           FROM ingest.pending_publication p))) AND (EXISTS ( SELECT
+           FROM core.invoice_closure c
+          WHERE ((c.source = v.source) AND (c.invoice_number = v.invoice_number) AND (c.revision = v.revision) AND (c.batch_id = v.superseded_by_batch_id))))), false) AS closed_by_absence
    FROM core.invoice_version v
   WHERE (v.batch_id <> ALL (ARRAY( SELECT p.batch_id
            FROM ingest.pending_publication p)));
@@ -2337,6 +2433,14 @@ ALTER TABLE staging.key_version OWNER TO invoice_owner;
 --
 
 ALTER TABLE ONLY staging.invoice_valid ATTACH PARTITION staging.invoice_valid_shared DEFAULT;
+
+
+--
+-- Name: invoice_closure invoice_closure_pkey; Type: CONSTRAINT; Schema: core; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY core.invoice_closure
+    ADD CONSTRAINT invoice_closure_pkey PRIMARY KEY (closure_id);
 
 
 --
@@ -2569,6 +2673,20 @@ ALTER TABLE ONLY ingest.sweep_run
 
 ALTER TABLE ONLY loader_meta.schema_migration
     ADD CONSTRAINT schema_migration_pkey PRIMARY KEY (version);
+
+
+--
+-- Name: invoice_closure_batch; Type: INDEX; Schema: core; Owner: invoice_owner
+--
+
+CREATE INDEX invoice_closure_batch ON core.invoice_closure USING btree (batch_id);
+
+
+--
+-- Name: invoice_closure_standing; Type: INDEX; Schema: core; Owner: invoice_owner
+--
+
+CREATE UNIQUE INDEX invoice_closure_standing ON core.invoice_closure USING btree (source, invoice_number, revision, batch_id) WHERE (reverted_at IS NULL);
 
 
 --
@@ -2873,6 +2991,22 @@ CREATE TRIGGER invoice_valid_scope AFTER INSERT ON staging.invoice_valid_shared 
 
 
 --
+-- Name: invoice_closure invoice_closure_batch_id_fkey; Type: FK CONSTRAINT; Schema: core; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY core.invoice_closure
+    ADD CONSTRAINT invoice_closure_batch_id_fkey FOREIGN KEY (batch_id) REFERENCES ingest.batch(batch_id);
+
+
+--
+-- Name: invoice_closure invoice_closure_reverted_by_action_fkey; Type: FK CONSTRAINT; Schema: core; Owner: invoice_owner
+--
+
+ALTER TABLE ONLY core.invoice_closure
+    ADD CONSTRAINT invoice_closure_reverted_by_action_fkey FOREIGN KEY (reverted_by_action) REFERENCES ingest.operator_action(action_id);
+
+
+--
 -- Name: invoice_version_period invoice_version_period_restored_by_action_fkey; Type: FK CONSTRAINT; Schema: core; Owner: invoice_owner
 --
 
@@ -3165,6 +3299,20 @@ GRANT ALL ON FUNCTION ingest.abandon_batch(p_batch_id bigint, p_attempt_id bigin
 
 
 --
+-- Name: FUNCTION absence_problem(p_batch_id bigint, p_source ingest.source, p_absent integer, p_current integer); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.absence_problem(p_batch_id bigint, p_source ingest.source, p_absent integer, p_current integer) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION absent_invoices(p_batch_id bigint, p_source text); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.absent_invoices(p_batch_id bigint, p_source text) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION add_by_currency(p_a jsonb, p_b jsonb); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
@@ -3244,6 +3392,13 @@ GRANT ALL ON FUNCTION ingest.claim_notifications(p_limit integer, p_claimer text
 --
 
 REVOKE ALL ON FUNCTION ingest.clear_typed_staging(p_batch_id bigint) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION close_absent_invoices(p_batch_id bigint, p_source text, p_now timestamp with time zone); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.close_absent_invoices(p_batch_id bigint, p_source text, p_now timestamp with time zone) FROM PUBLIC;
 
 
 --
@@ -3599,11 +3754,11 @@ GRANT ALL ON FUNCTION ingest.rejection_export(p_batch_id bigint) TO invoice_oper
 
 
 --
--- Name: FUNCTION replay_batch(p_batch_id bigint, p_reason text); Type: ACL; Schema: ingest; Owner: invoice_owner
+-- Name: FUNCTION replay_batch(p_batch_id bigint, p_reason text, p_allow_absent_share boolean); Type: ACL; Schema: ingest; Owner: invoice_owner
 --
 
-REVOKE ALL ON FUNCTION ingest.replay_batch(p_batch_id bigint, p_reason text) FROM PUBLIC;
-GRANT ALL ON FUNCTION ingest.replay_batch(p_batch_id bigint, p_reason text) TO invoice_operator;
+REVOKE ALL ON FUNCTION ingest.replay_batch(p_batch_id bigint, p_reason text, p_allow_absent_share boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.replay_batch(p_batch_id bigint, p_reason text, p_allow_absent_share boolean) TO invoice_operator;
 
 
 --
@@ -3702,6 +3857,14 @@ GRANT ALL ON FUNCTION ingest.set_period_lock(p_source text, p_close boolean, p_t
 
 REVOKE ALL ON FUNCTION ingest.set_source_approval(p_source text, p_require boolean) FROM PUBLIC;
 GRANT ALL ON FUNCTION ingest.set_source_approval(p_source text, p_require boolean) TO invoice_operator;
+
+
+--
+-- Name: FUNCTION set_source_extract(p_source text, p_extract text, p_max_absent_share numeric); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.set_source_extract(p_source text, p_extract text, p_max_absent_share numeric) FROM PUBLIC;
+GRANT ALL ON FUNCTION ingest.set_source_extract(p_source text, p_extract text, p_max_absent_share numeric) TO invoice_operator;
 
 
 --
@@ -3884,6 +4047,13 @@ REVOKE ALL ON FUNCTION reporting.invoice_as_of_batch(p_batch_id bigint) FROM PUB
 GRANT ALL ON FUNCTION reporting.invoice_as_of_batch(p_batch_id bigint) TO invoice_reader;
 GRANT ALL ON FUNCTION reporting.invoice_as_of_batch(p_batch_id bigint) TO invoice_loader;
 GRANT ALL ON FUNCTION reporting.invoice_as_of_batch(p_batch_id bigint) TO invoice_operator;
+
+
+--
+-- Name: TABLE invoice_closure; Type: ACL; Schema: core; Owner: invoice_owner
+--
+
+GRANT SELECT ON TABLE core.invoice_closure TO invoice_operator;
 
 
 --

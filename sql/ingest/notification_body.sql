@@ -9,8 +9,9 @@
 -- control_totals (per currency, as the manifest gave them; null for a
 -- single total), accepted_count, rejected_count, accepted_by_currency
 -- (a publication's accepted gross per currency, {"EUR": 4200.00}; null
--- for other kinds) and published_at (a publication's time; null for
--- other kinds).
+-- for other kinds), published_at (a publication's time; null for
+-- other kinds) and, for the publication of a full extract only,
+-- closed_by_absence (the number of invoices it closed by absence).
 -- Internal: no EXECUTE grants.
 create or replace function ingest.notification_body(
   p_batch_id bigint,
@@ -44,6 +45,11 @@ as $$
     'published_at', case when p_kind = 'batch_published'
                          then coalesce((p_payload ->> 'published_at')::timestamptz,
                                        pg_catalog.now()) end)
+    -- a full extract's publication: the invoices it closed by absence
+    -- (left out for other sources and kinds)
+    || pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+         'closed_by_absence', case when p_kind = 'batch_published'
+                                   then p_payload -> 'counts' -> 'closed_by_absence' end))
   from (select 1) as one
   left join ingest.batch as b on b.batch_id = p_batch_id
 $$;

@@ -7,6 +7,9 @@
 -- (ingest.batch.merge_counts: unchanged resends and identical duplicates,
 -- which add no version, their gross, and their gross per currency as
 -- unversioned_by_currency).
+-- A full extract's closures by absence (merge_counts.closed_by_absence)
+-- are checked apart: the count, the batch's core.invoice_closure rows and
+-- the versions it superseded with no version of its own for the key agree.
 -- Returns one sentence per difference (empty when the batch reconciles).
 -- Internal (the commit trigger ingest.check_publication, tests): no
 -- EXECUTE grants.
@@ -22,6 +25,9 @@ declare
   v_counts   jsonb;
   v_found    jsonb;
   v_rejected jsonb;
+  v_diff     text[];
+  v_closures integer;
+  v_superseded integer;
 begin
   select * into v_batch from ingest.batch as b where b.batch_id = p_batch_id;
   v_counts := coalesce(v_batch.merge_counts, '{}');
@@ -51,7 +57,29 @@ begin
     v_found := v_found || jsonb_build_object('outside_by_currency',
       ingest.add_by_currency(v_counts -> 'unversioned_by_currency', v_rejected -> 'by_currency'));
   end if;
-  return ingest.reconciliation_difference(v_found, v_batch);
+  v_diff := ingest.reconciliation_difference(v_found, v_batch);
+  -- A full extract's closures by absence are no record of the file and
+  -- stay out of the equations above; counted apart, they must be what the
+  -- write counted, one core.invoice_closure row each, and exactly the
+  -- versions the batch superseded without a version of its own for the key.
+  if v_counts ? 'closed_by_absence' then
+    select count(*)::integer into v_closures
+    from core.invoice_closure as c
+    where c.batch_id = p_batch_id and c.reverted_at is null;
+    select count(*)::integer into v_superseded
+    from core.invoice_version as v
+    where v.superseded_by_batch_id = p_batch_id and v.batch_id <> p_batch_id
+      and not exists (select from core.invoice_version as w
+                      where w.source = v.source and w.invoice_number = v.invoice_number
+                        and w.batch_id = p_batch_id);
+    if v_closures <> (v_counts ->> 'closed_by_absence')::integer
+       or v_superseded <> v_closures then
+      v_diff := v_diff || pg_catalog.format(
+        'closed by absence: %s counted, %s closure rows, %s versions superseded without a successor',
+        v_counts ->> 'closed_by_absence', v_closures, v_superseded);
+    end if;
+  end if;
+  return v_diff;
 end;
 $$;
 comment on function ingest.publication_difference(bigint) is

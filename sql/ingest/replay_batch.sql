@@ -7,7 +7,10 @@
 -- authorization in ingest.replay_authorization.  The next load of the batch
 -- consumes it (ingest.consume_replay, inside ingest.begin_attempt) and runs
 -- the batch again from received, re-reading the manifest.  The batch itself
--- is not changed here.
+-- is not changed here.  p_allow_absent_share (replay --allow-absent-share)
+-- is kept with the action: the write of a full extract then closes by
+-- absence more than the source's max_absent_share (ingest.absence_problem
+-- reads the batch's latest replay).
 -- Idempotent while unused: a second replay before the next load records
 -- nothing new and returns the authorization already given.
 -- Locks: the batch row (for update), so a concurrent load that consumes an
@@ -18,8 +21,11 @@
 -- created false), to be carried out by a second operator's
 -- ingest.confirm_action (ingest.request_confirmation).
 -- Errors: IV401 session_user is not an operator; IV307 empty reason; IV208
--- no such batch; IV305 the batch is neither quarantined nor reverted.
-create or replace function ingest.replay_batch(p_batch_id bigint, p_reason text)
+-- no such batch; IV305 the batch is neither quarantined nor reverted;
+-- IV312 an override asked for while an unused authorization without it
+-- stands.
+create or replace function ingest.replay_batch(p_batch_id bigint, p_reason text,
+                                               p_allow_absent_share boolean default false)
 returns table (action_id bigint, batch_id bigint, superseded_attempt_no integer,
                superseded_run_id uuid, created boolean)
 language plpgsql
@@ -55,6 +61,15 @@ begin
   join ingest.operator_action as o on o.action_id = r.action_id
   where r.batch_id = p_batch_id and r.consumed_at is null;
   if found then
+    -- The unused authorization stands for this replay: an override asked
+    -- for now would be lost with it, so it is refused, not ignored.
+    if coalesce(p_allow_absent_share, false) and not v_action.allow_absent_share then
+      raise exception 'batch % already has an unused replay authorization (action %) that does not allow the absent share',
+                      p_batch_id, v_action.action_id
+        using errcode = 'IV312',
+              detail  = 'The next load of the batch uses the authorization given first.',
+              hint    = 'Run the load once (it is quarantined again by extract.absent_share), then replay with --allow-absent-share.';
+    end if;
     return query select v_action.action_id, p_batch_id, v_action.superseded_attempt_no,
                         v_action.superseded_run_id, false;
     return;
@@ -75,8 +90,9 @@ begin
   v_attempt := ingest.attempt_that_left(p_batch_id,
                  case v_batch.state when 'reverted' then 'published' else 'quarantined' end);
   insert into ingest.operator_action as o (batch_id, action, reason, superseded_attempt_no,
-                                           superseded_run_id)
-  values (p_batch_id, 'replay', p_reason, v_attempt.attempt_no, v_attempt.run_id)
+                                           superseded_run_id, allow_absent_share)
+  values (p_batch_id, 'replay', p_reason, v_attempt.attempt_no, v_attempt.run_id,
+          coalesce(p_allow_absent_share, false))
   returning * into v_action;
   insert into ingest.replay_authorization (batch_id, action_id)
   values (p_batch_id, v_action.action_id);
@@ -85,7 +101,7 @@ begin
                       v_action.superseded_run_id, true;
 end;
 $$;
-comment on function ingest.replay_batch(bigint, text) is
-  E'Operator: authorize one new attempt of a quarantined or reverted batch; returns the attempt it supersedes.\nErrors: IV401 not an operator; IV307 empty reason; IV208 no such batch; IV305 not quarantined or reverted.';
-revoke all on function ingest.replay_batch(bigint, text) from public;
-grant execute on function ingest.replay_batch(bigint, text) to invoice_operator;
+comment on function ingest.replay_batch(bigint, text, boolean) is
+  E'Operator: authorize one new attempt of a quarantined or reverted batch; returns the attempt it supersedes.\nErrors: IV401 not an operator; IV307 empty reason; IV208 no such batch; IV305 not quarantined or reverted; IV312 an override after an unused authorization without it.';
+revoke all on function ingest.replay_batch(bigint, text, boolean) from public;
+grant execute on function ingest.replay_batch(bigint, text, boolean) to invoice_operator;

@@ -56,6 +56,7 @@ declare
   v_counts   jsonb;
   v_locked   date;
   v_request  bigint;
+  v_reopened integer;
 begin
   perform ingest.require_operator('revert');
   if p_reason is null or pg_catalog.btrim(p_reason) = '' then
@@ -171,6 +172,12 @@ begin
          current_since = v_ts
    where v.superseded_by_batch_id = p_batch_id;
   get diagnostics v_restored = row_count;
+  -- Closures by absence are among them (a closure is a supersession by
+  -- the batch): their rows say the revert undid them.
+  update core.invoice_closure as c
+     set reverted_at = v_ts, reverted_by_action = v_action.action_id
+   where c.batch_id = p_batch_id and c.reverted_at is null;
+  get diagnostics v_reopened = row_count;
 
   -- The watermark: the latest date up to which every date is published.
   select * into v_mark from ingest.source_watermark as w
@@ -202,7 +209,11 @@ begin
                                  'watermark', v_mark.business_date,
                                  'action_id', v_action.action_id,
                                  'reason', p_reason,
-                                 'db_user', v_action.db_user);
+                                 'db_user', v_action.db_user)
+              -- a full extract's closures undone (restored_versions counts them too)
+              || case when v_reopened > 0
+                      then jsonb_build_object('reopened_closed_by_absence', v_reopened)
+                      else '{}'::jsonb end;
   -- The shape of a batch_published payload; published_at is the undone
   -- publication's.
   perform ingest.write_notification(p_batch_id, 'batch_reverted',

@@ -4,7 +4,9 @@
 --   batches     newest first, at most p_limit, filtered by source, batch,
 --               state and business date >= p_since; last_error is empty
 --               once a batch is published, and for a quarantine without an
---               attempt message it is the first rejection;
+--               attempt message it is the first rejection; a published
+--               full extract's closed_by_absence (the invoices it closed
+--               by absence; absent for other batches);
 --   watermarks  of the sources shown;
 --   next_actions one line per blocked source: the command that unblocks it
 --               (replay of a quarantined batch, the load of the date a
@@ -83,6 +85,11 @@ as $$
   select jsonb_build_object(
     'batches', coalesce((select jsonb_agg(to_jsonb(b) - 'shown_error'
                                           || jsonb_build_object('last_error', b.shown_error)
+                                          -- a full extract's publication: the
+                                          -- invoices it closed by absence
+                                          || jsonb_strip_nulls(jsonb_build_object(
+                                               'closed_by_absence',
+                                               b.merge_counts -> 'closed_by_absence'))
                                           order by b.batch_id desc)
                          from shown as b), '[]'::jsonb),
     'watermarks', coalesce((select jsonb_agg(to_jsonb(w) order by w.source)

@@ -72,6 +72,9 @@ declare
   v_work_mem    text;
   v_hash_mem    text;
   v_lowered     boolean;
+  v_absent      integer;
+  v_current     integer;
+  v_closed      jsonb;
 begin
   v_batch := ingest.lock_batch_for_publication(p_batch_id);
   -- The publication's time: after the lock, so the publications and
@@ -179,6 +182,29 @@ begin
     return;
   end if;
 
+  -- A full extract (ingest.source.extract_kind): the current invoices it does
+  -- not list are closed by absence in this write.  First whether it may:
+  -- not one dated in a closed period (period.closed), nor more than the
+  -- source's share of its current invoices unless a replay allowed it
+  -- (extract.absent_share); otherwise the file is quarantined and nothing
+  -- of it is written (ingest.absence_problem).  Read under the publication
+  -- lock, so it counts what is current now, not at validation.
+  if v_source.extract_kind = 'full' then
+    select count(*)::integer into v_absent
+    from ingest.absent_invoices(p_batch_id, v_batch.source);
+    select count(*)::integer into v_current
+    from core.invoice_version as cv
+    where cv.source = v_batch.source and cv.is_current and cv.status = 'ISSUED';
+    v_problem := ingest.absence_problem(p_batch_id, v_source, v_absent, v_current);
+    if v_problem is not null then
+      perform ingest.clear_typed_staging(p_batch_id);
+      perform ingest.quarantine_batch(p_batch_id, 'validated', p_attempt_id,
+                                      jsonb_build_array(v_problem));
+      return query select 'quarantined'::text, 'quarantined'::text, null::jsonb;
+      return;
+    end if;
+  end if;
+
   begin
     -- The merge works from staging.key_version: what history held for the
     -- batch's keys when this transaction read it (in
@@ -250,6 +276,14 @@ begin
       perform pg_catalog.set_config('hash_mem_multiplier', v_hash_mem, true);
     end if;
 
+    -- 3. A full extract closes the current invoices it does not list
+    -- (ingest.close_absent_invoices): superseded by this batch, no version
+    -- of it in their place.  They are no record of the file: counted apart
+    -- (closed_by_absence, closed_by_currency), outside the equations below.
+    if v_source.extract_kind = 'full' then
+      v_closed := ingest.close_absent_invoices(p_batch_id, v_batch.source, v_now);
+    end if;
+
     -- What the merge did, from what it wrote (read back: the second
     -- reconciliation counts what is there, not what the INSERT meant to
     -- write).  The planner costs it on the statistics from before the
@@ -281,6 +315,7 @@ begin
     -- scan of the batch's rows runs in parallel (ingest.merge_accounted).
     select v_counts || a || jsonb_build_object('rejected', v_batch.rejected_count,
                                                'records', v_batch.staged_count)
+                    || coalesce(v_closed, '{}'::jsonb)
       into v_counts
     from ingest.merge_accounted(p_batch_id) as a;
 

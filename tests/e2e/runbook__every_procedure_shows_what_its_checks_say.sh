@@ -398,6 +398,46 @@ expect_eq "confirm: the revert by the second operator" "revert $carol $bob" \
   "$(q "select action || ' ' || db_user || ' ' || requested_by from ingest.operator_action
         where batch_id = $BATCH and confirms_action = $ACTION")"
 
+# 13. A truncated full extract (2 of the 20 invoices): quarantined by the
+#     guard; a) the sender's complete extract, b) the closures are real.
+# truncated SOURCE DIR: night 1 published, night 2 truncated and
+# quarantined; sets INPUT, DATE, BATCH.
+truncated() {
+  loader_as "$bob" source add "$SOURCE" --extract full
+  expect_rc 0
+  loader_as "$alice" load --source "$SOURCE" --business-date 2026-11-28 \
+    --input "$(files "$SOURCE" "$WORK/$2" 2026-11-28)"
+  expect_rc 0
+  DATE=2026-11-29 INPUT=$WORK/$2/truncated.csv
+  head -n 3 "$WORK/$2/acme-erp_2026-11-28.csv" >"$INPUT"
+  manifest "$INPUT" "$SOURCE" "$DATE" 2 \
+    "$(awk -F, 'NR > 1 { s += $11 } END { printf "%.2f", s }' "$INPUT")"
+  loader_as "$alice" load --source "$SOURCE" --business-date "$DATE" --input "$INPUT"
+  expect_rc 65
+  expect_output_has "extract.absent_share"
+  BATCH=$(batch_of "$SOURCE" "$DATE")
+  expect_eq "$SOURCE: nothing closed" "20 4200.00" "$(shown "$SOURCE")"
+}
+start truncated-a
+truncated "$SOURCE" 13a
+FIXED_INPUT=$WORK/13a/complete.csv
+{ cat "$WORK/13a/acme-erp_2026-11-28.csv"
+  echo 'ACME-20261129-001,0,ISSUED,INVOICE,CUST-001,2026-11-29,2026-12-29,EUR,100.00,19.00,119.00,New'
+} >"$FIXED_INPUT"
+manifest "$FIXED_INPUT" "$SOURCE" "$DATE" 21 4319.00
+procedure truncated-extract-corrected-file
+expect_eq "truncated-a: the complete extract shown" "21 4319.00" "$(shown "$SOURCE")"
+expect_eq "truncated-a: watermark" "$DATE" "$(watermark_of "$SOURCE")"
+start truncated-b
+truncated "$SOURCE" 13b
+procedure truncated-extract-allow
+expect_eq "truncated-b: 18 closed by absence" 2 \
+  "$(q "select count(*) from reporting.invoice where source = '$SOURCE'")"
+expect_eq "truncated-b: history keeps them" 18 \
+  "$(q "select count(*) from reporting.invoice_version where source = '$SOURCE' and closed_by_absence")"
+expect_eq "truncated-b: one publication notified" 1 \
+  "$(q "select count(*) from ingest.notification where batch_id = $BATCH and kind = 'batch_published'")"
+
 BATCH=$(q "select batch_id from ingest.batch where source = 'closed' and state = 'published'
            order by batch_id desc limit 1")
 

@@ -1,6 +1,7 @@
 /// `invoice-loader replay --batch ID --reason TEXT` (operator).
 #include "cli/commands.hpp"
 #include "cli/operator_options.hpp"
+#include "cli/values.hpp"
 #include "flows/operator_actions.hpp"
 
 namespace po = boost::program_options;
@@ -31,12 +32,19 @@ std::string description()
 
 po::options_description options()
 {
-  return operator_action_options("replay");
+  po::options_description d{operator_action_options("replay")};
+  d.add_options()(
+    "allow-absent-share", po::bool_switch(),
+    "for a full extract quarantined by extract.absent_share: let it close "
+    "by absence more than the source's --max-absent-share of its current "
+    "invoices (kept with the action)");
+  return d;
 }
 
 Bound bind(po::variables_map const &vm)
 {
-  flows::OperatorActionRequest const out{bind_operator_action(vm, "replay")};
+  flows::OperatorActionRequest out{bind_operator_action(vm, "replay")};
+  out.allow_absent_share = flag(vm, "allow-absent-share");
   return {out, [out](GlobalOptions const &g, Logger const &) {
             return flows::replay(g.dsn, out);
           }};
@@ -47,7 +55,7 @@ CommandSpec replay_command()
 {
   return {"replay",
           "operator: authorize a new attempt of a quarantined batch",
-          "replay --batch ID --reason TEXT",
+          "replay --batch ID --reason TEXT [--allow-absent-share]",
           description,
           options,
           nullptr,

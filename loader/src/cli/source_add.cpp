@@ -21,6 +21,12 @@ std::vector<std::string_view> const &policies()
   return values;
 }
 
+std::vector<std::string_view> const &extracts()
+{
+  static std::vector<std::string_view> const values{"delta", "full"};
+  return values;
+}
+
 std::string description()
 {
   return "Register the source NAME, or update it when it exists "
@@ -71,6 +77,15 @@ po::options_description options()
     "files are read with it, files already registered keep the format "
     "they were read with. An unknown key or a value outside its set: exit "
     "78, nothing stored")(
+    "extract", po::value<std::string>()->value_name("KIND"),
+    "delta (default for a new source): a file carries changes only; full: "
+    "a file lists every open invoice of the source as of its business date, "
+    "and a current invoice it does not list is closed by absence when it "
+    "publishes")(
+    "max-absent-share", po::value<std::string>()->value_name("F"),
+    "with full: the largest share of the source's current invoices one file "
+    "may close by absence, a plain decimal from 0 to 1 (default 0.10); more "
+    "quarantines the file (extract.absent_share)")(
     "allow-unknown-columns", po::bool_switch(),
     "ignore columns the contract does not know instead of quarantining "
     "the batch")(
@@ -142,6 +157,13 @@ Bound bind(po::variables_map const &vm)
     out.format_json = io::format_json(
       io::parse_format(io::read_small_file(*file, 1 << 20)));
   }
+  out.extract = get(vm, "extract");
+  if (out.extract) check_one_of("extract", *out.extract, extracts());
+  out.max_absent_share = get(vm, "max-absent-share");
+  if (out.max_absent_share and not is_share(*out.max_absent_share))
+    bad_value("max-absent-share", "--max-absent-share " +
+                                    quoted(*out.max_absent_share) +
+                                    " is not a plain decimal between 0 and 1");
   // Left out: the stored value stays (a new source does not allow them).
   if (flag(vm, "allow-unknown-columns")) out.allow_unknown_columns = true;
   // Left out: the stored value stays (a new source requires no approval).
@@ -167,6 +189,6 @@ CommandSpec source_add_command()
           "name",
           bind,
           "invoice_operator",
-          {{"policy", policies()}}};
+          {{"policy", policies()}, {"extract", extracts()}}};
 }
 } // namespace loader::cli

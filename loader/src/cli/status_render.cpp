@@ -368,6 +368,18 @@ std::string render_status_text(std::string const &report_json)
            {"rejected_count", "rejected"},
            {"attempts", "attempts"},
            {"last_error", "last_error", true}});
+  // A full extract's publication: the invoices it closed by absence.
+  std::string absent;
+  for (json const &b : r.value("batches", json::array()))
+    if (b.contains("closed_by_absence") and
+        b["closed_by_absence"].is_number_integer() and
+        b["closed_by_absence"].get<long long>() > 0)
+      absent += "  batch " + number(b.value("batch_id", json(0))) + " (" +
+                printable(b.value("source", std::string{})) + ", " +
+                printable(b.value("business_date", std::string{})) +
+                "): " + number(b["closed_by_absence"]) +
+                " invoices closed by absence\n";
+  if (not absent.empty()) out += "\nClosed by absence\n" + absent;
   if (not r.contains("events") or r["events"].is_null())
   {
     std::string closed;

@@ -82,6 +82,16 @@ StoredSource add_source(Database &db, SourceSettings const &s)
                       "where source = $1",
                       s.name)[0]
         .as<bool>()};
+    // The extract settings through their own entry point, in the same
+    // transaction (ingest.add_source's signature stays as it is).
+    if (s.extract or s.max_absent_share)
+      tx.exec_params("select 1 from ingest.set_source_extract($1, $2, "
+                     "$3::numeric)",
+                     s.name, opt(s.extract), opt(s.max_absent_share));
+    pqxx::row const e{
+      tx.exec_params1("select extract_kind, max_absent_share::text "
+                      "from ingest.source_overview where source = $1",
+                      s.name)};
     tx.commit();
     return {r[0].as<std::string>(),
             r[1].as<std::string>(),
@@ -95,7 +105,9 @@ StoredSource add_source(Database &db, SourceSettings const &s)
             number(9),
             f[0].is_null() ? std::nullopt : std::optional<int>{f[0].as<int>()},
             opt_of(f[1]),
-            approval};
+            approval,
+            e[0].as<std::string>(),
+            e[1].as<std::string>()};
   }
   catch (...)
   {
@@ -103,7 +115,7 @@ StoredSource add_source(Database &db, SourceSettings const &s)
   }
 }
 Replayed replay_batch(Database &db, std::int64_t batch_id,
-                      std::string const &reason)
+                      std::string const &reason, bool allow_absent_share)
 {
   try
   {
@@ -111,8 +123,8 @@ Replayed replay_batch(Database &db, std::int64_t batch_id,
     pqxx::row const r{
       tx.exec_params1("select action_id, batch_id, superseded_attempt_no, "
                       "superseded_run_id::text, created "
-                      "from ingest.replay_batch($1, $2)",
-                      batch_id, reason)};
+                      "from ingest.replay_batch($1, $2, $3)",
+                      batch_id, reason, allow_absent_share)};
     bool const pending{is_request(tx, r[0])};
     tx.commit();
     Replayed out;

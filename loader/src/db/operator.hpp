@@ -28,6 +28,8 @@ struct SourceSettings
   /// Four eyes (ingest.set_source_approval): batches wait for approve,
   /// recovery actions for a second operator's confirm.
   std::optional<bool> require_approval;
+  std::optional<std::string> extract;          ///< delta|full
+  std::optional<std::string> max_absent_share; ///< decimal in [0,1]
 };
 
 /// The source as stored after `source add`; absent values are nullopt.
@@ -49,6 +51,8 @@ struct StoredSource
   std::optional<int> format_version;
   std::optional<std::string> format_json;
   bool require_approval = false;
+  std::string extract{"delta"};         ///< delta|full
+  std::string max_absent_share{"0.10"}; ///< with full: the guard's share
 };
 
 /// ingest.add_source (operator): register or update a source.
@@ -70,8 +74,12 @@ struct Replayed
 
 /// ingest.replay_batch (operator; IV401 otherwise, IV305 a batch that is
 /// neither quarantined nor reverted, IV307 no reason, IV208 no batch).
+/// `allow_absent_share`: the replayed full extract may close more than the
+/// source's max absent share (IV312 while an authorization without it is
+/// unused).
 Replayed replay_batch(Database &db, std::int64_t batch_id,
-                      std::string const &reason);
+                      std::string const &reason,
+                      bool allow_absent_share = false);
 
 /// What ingest.revert_batch did.
 struct Reverted

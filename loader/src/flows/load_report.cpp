@@ -44,11 +44,15 @@ std::string merge_sentence(db::Published const &p)
     return it == c.end() or it->second == "null" ? std::string{none}
                                                  : it->second;
   };
-  std::string const counts{
+  std::string counts{
     at("records") + " records: " + at("inserted") + " inserted, " +
     at("amended") + " amended, " + at("voided") + " voided, " +
     at("unchanged") + " unchanged, " + at("late") + " late, " +
     at("duplicates") + " duplicate, " + at("rejected") + " rejected; "};
+  // A full extract: the current invoices it did not list, closed in the
+  // same publication (no record of the file, so apart from the counts).
+  if (c.count("closed_by_absence") != 0)
+    counts += at("closed_by_absence") + " closed by absence; ";
   std::string const totals{per_currency(at("control_totals", ""))};
   if (not totals.empty())
     return counts + "gross " + per_currency(at("accepted_by_currency", "")) +

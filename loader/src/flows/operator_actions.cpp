@@ -32,7 +32,8 @@ std::string awaiting_confirmation(std::int64_t action_id,
 Result replay(std::string const &dsn, OperatorActionRequest const &rq)
 {
   db::Database database{dsn};
-  db::Replayed const r{db::replay_batch(database, rq.batch_id, rq.reason)};
+  db::Replayed const r{
+    db::replay_batch(database, rq.batch_id, rq.reason, rq.allow_absent_share)};
   std::string const batch{std::to_string(r.batch_id)};
   if (r.pending)
     return {Outcome::done,
@@ -45,7 +46,12 @@ Result replay(std::string const &dsn, OperatorActionRequest const &rq)
             std::to_string(r.action_id) + "); it supersedes " +
             superseded(r.superseded_attempt_no, r.superseded_run_id) +
             ". The next load of the batch's file runs it again from "
-            "received, reading the manifest anew.\n"};
+            "received, reading the manifest anew" +
+            (rq.allow_absent_share
+               ? std::string{"; it may close more than the source's max "
+                             "absent share"}
+               : std::string{}) +
+            ".\n"};
 }
 
 Result revert(std::string const &dsn, OperatorActionRequest const &rq)

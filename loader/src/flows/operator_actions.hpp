@@ -12,6 +12,9 @@ struct OperatorActionRequest
 {
   std::int64_t batch_id = 0;
   std::string reason;
+  /// replay only: the full extract may close more than the source's max
+  /// absent share (kept with the action).
+  bool allow_absent_share = false;
 };
 
 /// Authorize one new attempt of a quarantined or reverted batch; prints

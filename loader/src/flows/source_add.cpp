@@ -34,6 +34,9 @@ Result source_add(std::string const &dsn, SourceAddRequest const &request)
          : io::describe(io::FileFormat{})) +
       (s.require_approval ? ", approval required (four eyes)"
                           : ", no approval required") +
+      ", extract " + s.extract +
+      (s.extract == "full" ? ", max absent share " + s.max_absent_share
+                           : std::string{}) +
       "\n"};
 }
 } // namespace loader::flows

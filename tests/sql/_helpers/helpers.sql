@@ -474,6 +474,7 @@ language plpgsql
 as $$
 begin
   set local session_replication_role = replica;
+  delete from core.invoice_closure as c where c.source = p_source;
   delete from core.invoice_version_period as p where p.source = p_source;
   delete from core.invoice_version_reverted as r where r.source = p_source;
   delete from core.invoice_version as v where v.source = p_source;
@@ -558,5 +559,37 @@ begin
   perform pg_catalog.set_config('role', 'invoice_operator', true);
   perform from ingest.set_period_lock(p_source, false, null, p_reason);
   perform pg_catalog.set_config('role', v_prev, true);
+end;
+$$;
+
+-- ingest.set_source_extract as an operator calls it (source add --extract
+-- full [--max-absent-share F]).
+create function tests.full_extract(p_source text, p_max_absent_share numeric default null)
+returns void
+language plpgsql
+as $$
+declare
+  v_prev text := pg_catalog.current_setting('role');
+begin
+  perform pg_catalog.set_config('role', 'invoice_operator', true);
+  perform from ingest.set_source_extract(p_source, 'full', p_max_absent_share);
+  perform pg_catalog.set_config('role', v_prev, true);
+end;
+$$;
+
+-- ingest.replay_batch with the override (replay --allow-absent-share).
+create function tests.replay_allowing_absent(p_batch_id bigint,
+                                             p_reason text default 'the source closed them')
+returns bigint
+language plpgsql
+as $$
+declare
+  v_prev   text := pg_catalog.current_setting('role');
+  v_action bigint;
+begin
+  perform pg_catalog.set_config('role', 'invoice_operator', true);
+  select r.action_id into v_action from ingest.replay_batch(p_batch_id, p_reason, true) as r;
+  perform pg_catalog.set_config('role', v_prev, true);
+  return v_action;
 end;
 $$;

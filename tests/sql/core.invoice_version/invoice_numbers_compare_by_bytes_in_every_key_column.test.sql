@@ -17,7 +17,7 @@ select is(
    join pg_catalog.pg_class as c on c.oid = a.attrelid
    where c.relnamespace in ('core'::regnamespace, 'staging'::regnamespace)
      and c.relkind in ('r', 'p') and a.attname = 'invoice_number' and not a.attisdropped),
-  array['core.invoice_version.invoice_number', 'core.invoice_version_period.invoice_number',
+  array['core.invoice_closure.invoice_number', 'core.invoice_version.invoice_number', 'core.invoice_version_period.invoice_number',
         'core.invoice_version_reverted.invoice_number', 'staging.invoice_line.invoice_number',
         'staging.invoice_valid.invoice_number', 'staging.invoice_valid_shared.invoice_number',
         'staging.key_version.invoice_number'],
@@ -48,7 +48,7 @@ where c.attname = 'invoice_number'
 
 select is((select array_agg(ic.index_name::text order by ic.index_name::text)
            from index_column as ic),
-          array['core.invoice_version_one_current', 'core.invoice_version_period_pkey',
+          array['core.invoice_closure_standing', 'core.invoice_version_one_current', 'core.invoice_version_period_pkey',
                 'core.invoice_version_pkey', 'core.invoice_version_reverted_pkey',
                 'staging.key_version_key'],
           'These indexes have an invoice number among their columns.');

@@ -12,7 +12,7 @@
 -- reporting.invoice_as_of_batch, granted to all three, are checked in
 -- reporting.invoice_as_of); nobody runs the internal steps directly.
 begin;
-select plan(156);
+select plan(159);
 
 with f(name, args, loader, operator) as (values
   ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'boolean', 'time without time zone',
@@ -41,7 +41,8 @@ with f(name, args, loader, operator) as (values
   ('is_plain_decimal', array['text'], false, false),
   ('reject_revision_conflicts', array['bigint', 'text', 'boolean', 'text', 'text'], false, false),
   ('key_history', array['bigint', 'text', 'text', 'text', 'boolean'], false, false),
-  ('replay_batch', array['bigint', 'text'], false, true),
+  ('replay_batch', array['bigint', 'text', 'boolean'], false, true),
+  ('set_source_extract', array['text', 'text', 'numeric'], false, true),
   ('revert_batch', array['bigint', 'text'], false, true),
   ('consume_replay', array['bigint', 'bigint', 'jsonb', 'integer', 'numeric'], false, false),
   ('require_operator', array['text'], false, false),

@@ -12,7 +12,7 @@
 -- revert_batch and resolve_notification are definers too (they check
 -- session_user themselves).
 begin;
-select plan(46);
+select plan(47);
 
 select is_definer('ingest', f.name, f.args,
                   format('ingest.%s runs with its owner''s rights.', f.name))
@@ -27,7 +27,8 @@ from (values ('add_source', array['text', 'text', 'numeric', 'date', 'text', 'bo
              ('finish_attempt', array['bigint', 'text', 'text', 'text', 'text']),
              ('analyze_staging', array['text', 'bigint']),
              ('typed_staging', array['bigint', 'boolean']),
-             ('replay_batch', array['bigint', 'text']),
+             ('replay_batch', array['bigint', 'text', 'boolean']),
+             ('set_source_extract', array['text', 'text', 'numeric']),
              ('revert_batch', array['bigint', 'text']),
              ('claim_notifications', array['integer', 'text']),
              ('mark_notification', array['bigint', 'text', 'integer', 'text', 'text', 'text',

@@ -13,7 +13,7 @@ select plan(9);
 create role shadow_test_clerk login;
 create role shadow_test_operator login in role invoice_operator;
 grant usage on schema ingest to shadow_test_clerk;
-grant execute on function ingest.replay_batch(bigint, text) to shadow_test_clerk;
+grant execute on function ingest.replay_batch(bigint, text, boolean) to shadow_test_clerk;
 
 select tests.make_source() as source \gset
 select batch_id as first from tests.load_batch(:'source', tests.d(), tests.seed_lines()) \gset

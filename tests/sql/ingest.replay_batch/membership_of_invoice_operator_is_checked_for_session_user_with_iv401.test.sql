@@ -8,7 +8,7 @@ select plan(4);
 
 create role replay_test_clerk login;
 grant usage on schema ingest to replay_test_clerk;
-grant execute on function ingest.replay_batch(bigint, text) to replay_test_clerk;
+grant execute on function ingest.replay_batch(bigint, text, boolean) to replay_test_clerk;
 select tests.make_source() as source \gset
 select batch_id from tests.load_batch(:'source', tests.d(), tests.seed_lines(),
                                       tests.manifest(:'source', tests.d(), 20, '4300.00')) \gset
