@@ -16,6 +16,9 @@ only: Debian's python3 is enough).
   bench/run.py sources [options]  what scripts/bench-sources.sh runs:
                                   several sources' loads at once against
                                   the same loads one after the other
+  bench/run.py formats [options]  a file in a European ERP's format
+                                  against the same records in the
+                                  contract's, in the same run
 
 Each benchmark starts its own throwaway cluster: it runs itself again under
 scripts/with-tmp-pg.sh with --inside, and reads PG* from the environment
@@ -34,7 +37,7 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-if "--inside" in sys.argv and sys.argv[1] in ("load", "duplicates"):
+if "--inside" in sys.argv and sys.argv[1] in ("load", "duplicates", "formats"):
     # The measured children's parent, forked while this process is small
     # (harness/spawner.py says why).
     from harness import spawner  # pylint: disable=wrong-import-position
@@ -86,7 +89,7 @@ def parser():
     top = Parser(prog="bench/run.py", description=__doc__.split("\n\n")[1],
                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = top.add_subparsers(dest="benchmark",
-                             metavar="{load,publish,duplicates,sources}")
+                             metavar="{load,publish,duplicates,sources,formats}")
 
     load = sub.add_parser("load", help="the load benchmark (scripts/bench.sh)",
                           description="invoice-loader load against psql "
@@ -212,6 +215,20 @@ def parser():
                      help="repetitions of each mode, alternating (default "
                      "3)")
     common_options(src)
+
+    fmt = sub.add_parser("formats", help="a source's file format",
+                         description="a file as a European ERP writes it "
+                         "(semicolons, windows-1252, 1.234,56, DD.MM.YYYY, "
+                         "renamed headers, gzip) against the same records "
+                         "in the contract's format; see "
+                         "bench/harness/formats.py")
+    fmt.add_argument("--smoke", action="store_true",
+                     help="--records 2000 --reps 1 (seconds; CI)")
+    fmt.add_argument("--records", type=count, metavar="N",
+                     help="invoices in the file (default 1000000)")
+    fmt.add_argument("--reps", type=count, metavar="R",
+                     help="loads of each file, alternating (default 3)")
+    common_options(fmt)
     return top
 
 
@@ -219,7 +236,7 @@ def parse(argv):
     """The load benchmark is the default: `run.py --smoke` is
     `run.py load --smoke`."""
     if not argv or argv[0] not in ("load", "publish", "duplicates",
-                                   "sources", "-h", "--help"):
+                                   "sources", "formats", "-h", "--help"):
         argv = ["load"] + argv
     args = parser().parse_args(argv)
     args.data_dir = os.path.realpath(args.data_dir)
@@ -248,6 +265,10 @@ def parse(argv):
         args.sources = args.sources or small[0]
         args.per_source = args.per_source or small[1]
         args.reps = args.reps or small[2]
+    if args.benchmark == "formats":
+        small = (2000, 1) if args.smoke else (1000000, 3)
+        args.records = args.records or small[0]
+        args.reps = args.reps or small[1]
     return argv, args
 
 
@@ -284,6 +305,8 @@ def main(argv):
         from harness import duplicates as benchmark
     elif args.benchmark == "sources":
         from harness import sources as benchmark
+    elif args.benchmark == "formats":
+        from harness import formats as benchmark
     else:
         from harness import load as benchmark
     try:

@@ -34,7 +34,8 @@
 #                 build/previous-release, PREVIOUS_RELEASE_DIR) for the
 #                 upgrade test, which waits for it.
 #   bench-smoke   scripts/bench.sh --smoke, scripts/bench-publish.sh
-#                 --smoke and scripts/bench-sources.sh --smoke (each its own
+#                 --smoke, scripts/bench-sources.sh --smoke and
+#                 scripts/bench-formats.sh --smoke (each its own
 #                 cluster, a few hundred invoices at most): keep the
 #                 benchmarks working; not timed tests (a smoke run fails
 #                 only when a load does not publish)
@@ -146,7 +147,7 @@ done
 # The benchmarks are not tests; their smoke runs (seconds) keep them working.
 stage bench-smoke env INVOICE_LOADER="$PWD/build/loader/invoice-loader" \
   bash -c 'bash scripts/bench.sh --smoke && bash scripts/bench-publish.sh --smoke &&
-    bash scripts/bench-sources.sh --smoke'
+    bash scripts/bench-sources.sh --smoke && bash scripts/bench-formats.sh --smoke'
 
 wait  # the previous release's build, long finished unless the database stages failed early
 printf '\n==> summary\n'

@@ -7,7 +7,7 @@
 # Usage: tests/scripts_help.sh REPO
 set -euo pipefail
 repo=${1:?usage: tests/scripts_help.sh REPO}
-scripts=(make-sample demo gen-invoices with-tmp-pg bench bench-publish bench-sources
+scripts=(make-sample demo gen-invoices with-tmp-pg bench bench-publish bench-sources bench-formats
          build install-deps package format)
 
 work=$(mktemp -d)
