@@ -1393,6 +1393,19 @@ CREATE FUNCTION ingest.sweep_typed_staging() RETURNS integer
 ALTER FUNCTION ingest.sweep_typed_staging() OWNER TO invoice_owner;
 
 --
+-- Name: take_awaiting_approval(text, bigint, text); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
+--
+
+CREATE FUNCTION ingest.take_awaiting_approval(p_action text, p_batch_id bigint, p_reason text, OUT batch ingest.batch, OUT pending ingest.pending_publication) RETURNS record
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS <body in sql/>
+;
+
+
+ALTER FUNCTION ingest.take_awaiting_approval(p_action text, p_batch_id bigint, p_reason text, OUT batch ingest.batch, OUT pending ingest.pending_publication) OWNER TO invoice_owner;
+
+--
 -- Name: transition(bigint, text, text, bigint, jsonb); Type: FUNCTION; Schema: ingest; Owner: invoice_owner
 --
 
@@ -3968,6 +3981,13 @@ GRANT ALL ON FUNCTION ingest.sweep_retention(p_chunk integer) TO invoice_operato
 REVOKE ALL ON FUNCTION ingest.sweep_typed_staging() FROM PUBLIC;
 GRANT ALL ON FUNCTION ingest.sweep_typed_staging() TO invoice_loader;
 GRANT ALL ON FUNCTION ingest.sweep_typed_staging() TO invoice_operator;
+
+
+--
+-- Name: FUNCTION take_awaiting_approval(p_action text, p_batch_id bigint, p_reason text, OUT batch ingest.batch, OUT pending ingest.pending_publication); Type: ACL; Schema: ingest; Owner: invoice_owner
+--
+
+REVOKE ALL ON FUNCTION ingest.take_awaiting_approval(p_action text, p_batch_id bigint, p_reason text, OUT batch ingest.batch, OUT pending ingest.pending_publication) FROM PUBLIC;
 
 
 --

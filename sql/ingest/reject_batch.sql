@@ -31,25 +31,14 @@ declare
   v_batch    ingest.batch;
   v_pending  ingest.pending_publication;
   v_writer   ingest.attempt;
+  v_taken    record;
   v_action   bigint;
   v_gone     integer;
   v_restored integer;
 begin
-  perform ingest.require_operator('reject');
-  if p_reason is null or pg_catalog.btrim(p_reason) = '' then
-    raise exception 'a rejection of batch % needs a reason', p_batch_id
-      using errcode = 'IV307',
-            hint    = 'Say why in --reason; it is kept in ingest.operator_action.';
-  end if;
-  perform ingest.require_awaiting_approval(p_batch_id);
-  select * into v_batch from ingest.batch as b where b.batch_id = p_batch_id;
-  if not ingest.try_runner_xact_lock(v_batch.source, v_batch.business_date) then
-    raise exception 'another run holds batch % (source %, business date %)',
-                    p_batch_id, v_batch.source, v_batch.business_date
-      using errcode = 'IV203', hint = 'Reject it once that run has ended.';
-  end if;
-  v_batch := ingest.lock_batch_for_publication(p_batch_id);
-  v_pending := ingest.require_awaiting_approval(p_batch_id);
+  select * into v_taken from ingest.take_awaiting_approval('reject', p_batch_id, p_reason);
+  v_batch := v_taken.batch;
+  v_pending := v_taken.pending;
 
   v_writer := ingest.attempt_that_left(p_batch_id, 'validated');
   insert into ingest.operator_action as o (batch_id, action, reason, superseded_attempt_no,
