@@ -1455,6 +1455,7 @@ CREATE TABLE staging.invoice_valid (
     rules integer DEFAULT 0 NOT NULL,
     raw_fields text[],
     format_note text,
+    extra jsonb,
     CONSTRAINT invoice_valid_complete CHECK (((rules <> 0) OR ((invoice_number IS NOT NULL) AND (revision IS NOT NULL) AND (status IS NOT NULL) AND (document_type IS NOT NULL) AND (customer_id IS NOT NULL) AND (invoice_date IS NOT NULL) AND (currency IS NOT NULL) AND (net_amount IS NOT NULL) AND (tax_amount IS NOT NULL) AND (gross_amount IS NOT NULL) AND (content_hash IS NOT NULL))))
 )
 PARTITION BY LIST (batch_id);
@@ -1631,6 +1632,7 @@ CREATE TABLE core.invoice_version (
     published_at timestamp with time zone NOT NULL,
     current_since timestamp with time zone,
     content_hash_version smallint DEFAULT 1 NOT NULL,
+    extra jsonb,
     CONSTRAINT invoice_version_check CHECK ((due_date >= invoice_date)),
     CONSTRAINT invoice_version_check1 CHECK (((net_amount + tax_amount) = gross_amount)),
     CONSTRAINT invoice_version_check2 CHECK (((document_type <> 'INVOICE'::text) OR (gross_amount >= (0)::numeric))),
@@ -2339,7 +2341,8 @@ CREATE VIEW reporting.invoice_version AS
     COALESCE(((v.superseded_by_batch_id <> ALL (ARRAY( SELECT p.batch_id
            FROM ingest.pending_publication p))) AND (EXISTS ( SELECT
            FROM core.invoice_closure c
-          WHERE ((c.source = v.source) AND (c.invoice_number = v.invoice_number) AND (c.revision = v.revision) AND (c.batch_id = v.superseded_by_batch_id))))), false) AS closed_by_absence
+          WHERE ((c.source = v.source) AND (c.invoice_number = v.invoice_number) AND (c.revision = v.revision) AND (c.batch_id = v.superseded_by_batch_id))))), false) AS closed_by_absence,
+    v.extra
    FROM core.invoice_version v
   WHERE (v.batch_id <> ALL (ARRAY( SELECT p.batch_id
            FROM ingest.pending_publication p)));
@@ -2413,6 +2416,7 @@ CREATE UNLOGGED TABLE staging.invoice_valid_shared (
     rules integer DEFAULT 0 NOT NULL,
     raw_fields text[],
     format_note text,
+    extra jsonb,
     CONSTRAINT invoice_valid_complete CHECK (((rules <> 0) OR ((invoice_number IS NOT NULL) AND (revision IS NOT NULL) AND (status IS NOT NULL) AND (document_type IS NOT NULL) AND (customer_id IS NOT NULL) AND (invoice_date IS NOT NULL) AND (currency IS NOT NULL) AND (net_amount IS NOT NULL) AND (tax_amount IS NOT NULL) AND (gross_amount IS NOT NULL) AND (content_hash IS NOT NULL))))
 )
 WITH (autovacuum_vacuum_insert_threshold='-1');

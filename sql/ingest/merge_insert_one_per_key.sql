@@ -31,7 +31,7 @@ begin
                                     tax_amount, gross_amount, description, content_hash,
                                     content_hash_version, batch_id, record_no, is_current,
                                     supersedes_revision, superseded_by_batch_id, superseded_at,
-                                    published_at)
+                                    published_at, extra)
   select p_source, n.invoice_number, n.revision, n.status, n.document_type,
          n.customer_id, n.invoice_date, n.due_date, n.currency, n.net_amount, n.tax_amount,
          n.gross_amount, n.description, n.content_hash, 2, p_batch_id, n.record_no,
@@ -42,7 +42,7 @@ begin
               when n.cur_revision is null then p_batch_id
               else n.cur_batch end,
          case when n.wins then null else p_now end,
-         p_now
+         p_now, n.extra
   from (select x.*, x.cur_revision is null as wins
         from (select v.*,
                      -- the key's current version stays current (a

@@ -19,7 +19,9 @@
 #      read: a rerun of the published file is a no-op, its batch keeps
 #      version 1;
 #   6. no header: tab-separated, ISO-8859-15, columns by position;
-#   7. source check reads a sample with the format and writes nothing.
+#   7. source check reads a sample with the format and writes nothing;
+#   8. a source that allows unknown columns keeps them with each version
+#      (reporting.invoice_version.extra), whatever the format.
 # After each step: invoices, amounts, watermark, notifications, batch
 # states.
 source "$(dirname "$0")/lib.sh"
@@ -244,4 +246,21 @@ expect_rc 65
 expect_output_has "csv.encoding (record 2): record 2, column 11 (Beschreibung): byte 81"
 expect_eq "7: nothing written" "$before" \
   "$(q "select count(*) || '/' || (select count(*) from ingest.rejection_row) from ingest.batch")"
+
+# 8. unknown columns kept: the sample with two more columns
+csv8=$(sample "$WORK/8" 2026-11-28)
+awk -F, 'BEGIN { OFS = "," } NR == 1 { print $0, "cost_centre", "order_ref"; next }
+         { print $0, "CC-" NR, (NR == 2 ? "" : "\"PO " NR "\"") }' "$csv8" >"$WORK/8/extra.csv"
+write_manifest "$WORK/8/extra.csv" 20 4200.00
+register_source acme-erp --start-date 2026-11-28 --allow-unknown-columns
+run invoice_loader load --source acme-erp --business-date 2026-11-28 --input "$WORK/8/extra.csv"
+expect_rc 0
+expect_eq "8: extras kept as delivered" \
+  '20|{"order_ref": null, "cost_centre": "CC-2"}|{"order_ref": "PO 21", "cost_centre": "CC-21"}' \
+  "$(q "select count(v.extra) || '|' || min(v.extra::text) filter (where c.record_no = 1) || '|' ||
+               min(v.extra::text) filter (where c.record_no = 20)
+        from reporting.invoice_version as v join core.invoice_version as c using (source, invoice_number, revision)
+        where v.source = 'acme-erp'")"
+expect_eq "8: not part of the content" 20 \
+  "$(q "select count(*) from core.invoice_version where source = 'acme-erp' and content_hash_version = 2")"
 check_invariants

@@ -295,3 +295,24 @@ TEST_CASE("header_map: shows names from the file safely", "[unit][header_map]")
   // The mapping itself keeps the names as they are.
   CHECK(m.unknown[0] == "bad\nname\x1b[31m");
 }
+
+TEST_CASE("header_map: unknown columns a source allows are kept, by "
+          "position",
+          "[unit][header_map]")
+{
+  Names names = contract_names();
+  names.insert(names.begin() + 2, "cost_centre");
+  names.push_back("order_ref");
+  names.push_back("cost_centre"); // repeated: kept once, the first
+  HeaderMapping const kept{map_header(names, true)};
+  CHECK(kept.ok() == false); // the repeat is still a problem
+  using Extra = std::vector<std::pair<std::size_t, std::string>>;
+  CHECK(kept.extra == Extra{{2, "cost_centre"}, {13, "order_ref"}});
+  names.pop_back();
+  HeaderMapping const ok{map_header(names, true)};
+  CHECK(ok.ok());
+  CHECK(ok.extra.size() == 2);
+  HeaderMapping const refused{map_header(names, false)};
+  CHECK(refused.extra.empty());
+  CHECK(refused.unknown == Names{"cost_centre", "order_ref"});
+}

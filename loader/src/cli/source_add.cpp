@@ -87,8 +87,8 @@ po::options_description options()
     "may close by absence, a plain decimal from 0 to 1 (default 0.10); more "
     "quarantines the file (extract.absent_share)")(
     "allow-unknown-columns", po::bool_switch(),
-    "ignore columns the contract does not know instead of quarantining "
-    "the batch")(
+    "keep columns the contract does not know with each version "
+    "(reporting.invoice_version.extra) instead of quarantining the batch")(
     "require-approval", po::bool_switch(),
     "four eyes: every batch stops written and unseen until an operator "
     "approves it (approve) or rejects it (reject); load exits 75 awaiting "

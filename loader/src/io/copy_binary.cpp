@@ -123,6 +123,15 @@ void Writer::bytes(std::string_view value)
   if (not value.empty()) std::memcpy(p + 4, value.data(), value.size());
 }
 
+void Writer::jsonb(std::string_view json_text)
+{
+  char *const p = room(5 + json_text.size());
+  store32(p, static_cast<std::uint32_t>(json_text.size() + 1));
+  p[4] = 1; // jsonb's binary format version
+  if (not json_text.empty())
+    std::memcpy(p + 5, json_text.data(), json_text.size());
+}
+
 void Writer::array_head(std::size_t size, bool any_null, std::size_t count)
 {
   constexpr std::uint32_t text_oid = 25; // pg_type.oid of text

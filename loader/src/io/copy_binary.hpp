@@ -53,6 +53,8 @@ public:
   /// converts and verifies as for the text format) or bytea (bytearecv:
   /// the bytes as they are).  At most a record (1 MiB, CsvLimits).
   void bytes(std::string_view value);
+  /// jsonb (jsonb_recv): the version byte 1, then the JSON text.
+  void jsonb(std::string_view json_text);
   /// date (date_recv: the int32 days_since_2000 of a real date).
   void date(std::string_view iso);
   /// numeric (numeric_recv): the exact value -?whole.fraction (decimal

@@ -107,7 +107,11 @@ HeaderMapping map_header(std::vector<std::string> const &names,
       }
       continue;
     }
-    if (not allow_unknown_columns and not repeated) m.unknown.push_back(name);
+    if (repeated) continue;
+    if (allow_unknown_columns)
+      m.extra.emplace_back(pos, name);
+    else
+      m.unknown.push_back(name);
   }
   for (auto const &c : contract)
     if (c.required and not contains(names, c.name))
@@ -140,13 +144,19 @@ HeaderMapping map_header(std::vector<std::string> const &names,
   HeaderMapping m{map_header(read, allow_unknown_columns)};
   // Skipped positions: neither unknown nor duplicated.
   auto const skipped = [](std::string const &n) { return n.empty(); };
+  m.extra.erase(std::remove_if(m.extra.begin(), m.extra.end(),
+                               [](auto const &e) { return e.second.empty(); }),
+                m.extra.end());
   m.unknown.erase(std::remove_if(m.unknown.begin(), m.unknown.end(), skipped),
                   m.unknown.end());
   m.duplicated.erase(
     std::remove_if(m.duplicated.begin(), m.duplicated.end(), skipped),
     m.duplicated.end());
   if (not format.header)
+  {
     for (std::string &u : m.unknown) u = "at position " + u;
+    for (auto &e : m.extra) e.second = "column " + e.second;
+  }
   m.missing_required.erase(
     std::remove_if(m.missing_required.begin(), m.missing_required.end(),
                    [&format](std::string const &c) {

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace loader::io
@@ -19,8 +20,8 @@ std::vector<ColumnSpec> const &invoice_columns();
 inline constexpr std::size_t absent_column = static_cast<std::size_t>(-1);
 
 /// How a file's header maps onto the contract's columns, by name.  Only
-/// the contract's columns are staged: an unknown column a source allows
-/// is read past (it was never validated nor published).
+/// the contract's columns are validated: an unknown column a source allows
+/// travels with each record as its extra JSON (HeaderMapping::extra).
 struct HeaderMapping
 {
   /// For each contract column (invoice_columns() order), its field
@@ -32,6 +33,9 @@ struct HeaderMapping
   std::vector<std::string> missing_required; ///< canonical order
   std::vector<std::string> unknown;          ///< file order
   std::vector<std::string> duplicated;       ///< file order, once each
+  /// With unknown columns allowed: each unknown column's position and
+  /// name, in file order (kept with the version as its extra JSON).
+  std::vector<std::pair<std::size_t, std::string>> extra;
 
   /// True when the file can be staged.
   bool ok() const noexcept;

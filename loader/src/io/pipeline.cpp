@@ -4,6 +4,8 @@
 #include <thread>
 #include <utility>
 
+#include <nlohmann/json.hpp>
+
 #include "io/csv_fields.hpp"
 #include "io/format_read.hpp"
 #include "io/typed_copy.hpp"
@@ -114,6 +116,7 @@ public:
       changed = true;
       return;
     }
+    std::string_view const extra = extra_json(fields);
     if (m_reader)
     {
       m_reader->read(fields, m_record, m_read);
@@ -123,7 +126,8 @@ public:
                                                   m_verdict.failed)
                                  : std::string{};
       append_typed_row(m_chunk.bytes, m_pass.batch_id, record_no, m_record,
-                       m_verdict, *m_pass.bits, &m_read.delivered, note);
+                       m_verdict, *m_pass.bits, &m_read.delivered, note,
+                       extra);
     }
     else
     {
@@ -134,7 +138,7 @@ public:
       }
       m_checker.check(m_record, m_verdict);
       append_typed_row(m_chunk.bytes, m_pass.batch_id, record_no, m_record,
-                       m_verdict, *m_pass.bits);
+                       m_verdict, *m_pass.bits, nullptr, {}, extra);
     }
     ++m_chunk.records;
     if (m_chunk.bytes.size() >= m_chunk_bytes) hand_over();
@@ -152,6 +156,22 @@ public:
   bool changed = false;
 
 private:
+  /// The record's columns the contract does not have, as a JSON object
+  /// (name to the value as delivered, null for an unquoted empty field),
+  /// when the source keeps them; else empty.
+  std::string_view extra_json(std::vector<Field> const &fields)
+  {
+    if (m_pass.mapping->extra.empty()) return {};
+    nlohmann::json object = nlohmann::json::object();
+    for (auto const &[at, name] : m_pass.mapping->extra)
+      object[name] = fields[at].null
+                       ? nlohmann::json(nullptr)
+                       : nlohmann::json(std::string{fields[at].text});
+    m_extra = object.dump(-1, ' ', false,
+                          nlohmann::json::error_handler_t::replace);
+    return m_extra;
+  }
+
   void hand_over()
   {
     sent += m_chunk.records;
@@ -169,6 +189,7 @@ private:
   std::optional<FormatReader> m_reader;
   RecordRead m_read;
   RecordFields m_record{};
+  std::string m_extra;
   Verdict m_verdict;
   Chunk m_chunk;
 };

@@ -30,6 +30,15 @@ void put_or_null(Writer &w, std::string_view text)
     w.bytes(text);
 }
 
+/// The extra columns' JSON object, or NULL.
+void put_extra(Writer &w, std::string_view extra)
+{
+  if (extra.empty())
+    w.null();
+  else
+    w.jsonb(extra);
+}
+
 /// A real YYYY-MM-DD date, or NULL.
 void put_date(Writer &w, bool ok, std::string_view text)
 {
@@ -63,7 +72,7 @@ std::size_t size_hint(RecordFields const &f, bool passed) noexcept
 {
   std::size_t texts = 0;
   for (Field const &field : f) texts += field.text.size();
-  return 336 + (passed ? texts : 3 * texts);
+  return 340 + (passed ? texts : 3 * texts);
 }
 } // namespace
 
@@ -80,7 +89,8 @@ void append_typed_trailer(std::string &out)
 void append_typed_row(std::string &out, std::int64_t batch_id,
                       std::uint64_t record_no, RecordFields const &f,
                       Verdict const &v, RuleBits const &bits,
-                      RecordFields const *delivered, std::string_view note)
+                      RecordFields const *delivered, std::string_view note,
+                      std::string_view extra)
 {
   if (record_no > std::numeric_limits<std::int32_t>::max())
     throw LoaderError{ErrorKind::data,
@@ -120,6 +130,7 @@ void append_typed_row(std::string &out, std::int64_t batch_id,
                        v.content_hash.size()});
     w.null(); // no raw fields
     w.null(); // no note
+    put_extra(w, extra);
     return;
   }
 
@@ -132,5 +143,6 @@ void append_typed_row(std::string &out, std::int64_t batch_id,
   RecordFields const &raw = delivered ? *delivered : f;
   w.text_array(raw.data(), raw.size());
   put_or_null(w, note);
+  put_extra(w, extra);
 }
 } // namespace loader::io

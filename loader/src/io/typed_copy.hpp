@@ -25,12 +25,12 @@ inline std::string typed_copy_statement(std::string_view table)
   s.append(" (batch_id, record_no, rules, invoice_number, revision, status, "
            "document_type, customer_id, invoice_date, due_date, currency, "
            "net_amount, tax_amount, gross_amount, description, content_hash, "
-           "raw_fields, format_note) from stdin (format binary)");
+           "raw_fields, format_note, extra) from stdin (format binary)");
   return s;
 }
 
 /// The columns of typed_copy_statement: the field count of every row.
-inline constexpr std::int16_t typed_copy_columns = 18;
+inline constexpr std::int16_t typed_copy_columns = 19;
 
 /// Before the first row and after the last (copy_binary's header and
 /// trailer): a stream of no rows is the two alone.
@@ -52,11 +52,13 @@ void append_typed_trailer(std::string &out);
 /// delivered: for a source whose format converts values, the fields as
 /// delivered (raw_fields holds them instead of f) and note the sentence
 /// saying what was read from them (format_note; NULL when empty or when
-/// the record passed).
+/// the record passed).  extra: the record's columns the contract does not
+/// have, kept for a source that allows them, as a JSON object (empty:
+/// NULL).
 /// Throws LoaderError{data} for a record_no beyond staging's integer.
 void append_typed_row(std::string &out, std::int64_t batch_id,
                       std::uint64_t record_no, RecordFields const &f,
                       Verdict const &v, RuleBits const &bits,
                       RecordFields const *delivered = nullptr,
-                      std::string_view note = {});
+                      std::string_view note = {}, std::string_view extra = {});
 } // namespace loader::io
