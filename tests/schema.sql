@@ -1845,7 +1845,9 @@ CREATE VIEW ingest.batch_overview AS
     b.rejected_count,
     b.merge_counts,
     b.published_at,
-    (b.manifest -> 'control_totals'::text) AS control_totals
+    (b.manifest -> 'control_totals'::text) AS control_totals,
+    b.format_version,
+    b.defaults
    FROM ingest.batch b;
 
 

@@ -95,6 +95,13 @@ expect_eq "2: publication notifications" 1 "$(notifications batch_published)"
 run invoice_operator status
 expect_rc 0
 expect_output_has "erp-de: version 1, delimiter ;, header, windows-1252, amounts 1.234,56, dates DD.MM.YYYY, 11 columns renamed, 1 default, 2 value maps"
+b2=$(q "select batch_id from ingest.batch where source = 'erp-de'")
+run invoice_operator status --batch "$b2"
+expect_rc 0
+expect_output_has "Read with file format version 1; defaults revision=0"
+run invoice_operator status --batch "$b2" --format json
+expect_eq "2: status JSON names the format" "1 [\"revision=0\"]" \
+  "$(python3 -c 'import json,sys; b=json.load(open(sys.argv[1]))["batches"][0]; print(b["format_version"], json.dumps(b["defaults"]))' "$WORK/out")"
 
 # 3. values not of the declared form
 day3=2026-11-29

@@ -447,6 +447,23 @@ std::string render_status_text(std::string const &report_json)
   }
   if (r.contains("events") and not r["events"].is_null())
   {
+    // How its bytes were read: the source's file format version, and the
+    // columns the format gave a value.
+    for (json const &b : r.value("batches", json::array()))
+      if (b.contains("format_version") and b["format_version"].is_number())
+      {
+        out += "\nRead with file format version " +
+               number(b["format_version"]);
+        if (b.contains("defaults") and b["defaults"].is_array())
+        {
+          std::string list;
+          for (json const &d : b["defaults"])
+            if (d.is_string())
+              list += (list.empty() ? "" : ", ") + d.get<std::string>();
+          if (not list.empty()) out += "; defaults " + printable(list);
+        }
+        out += "\n";
+      }
     out += "\n" + table("Checkpoints", r["events"],
                         {{"to_state", "state"},
                          {"at", "at"},
